@@ -1,0 +1,13 @@
+"""Right after dispatch, is_ready() answers False at once; after blocking, True."""
+
+import jax
+import jax.numpy as jnp
+
+matmul = jax.jit(lambda a: a @ a)
+x = jnp.ones((3000, 3000))
+matmul(x).block_until_ready()  # warm-up: compile now, so the call below only dispatches
+
+y = matmul(x)  # returns as soon as the work is enqueued
+print("ready right after dispatch:", y.is_ready())
+print("block_until_ready() returns y itself:", y.block_until_ready() is y)
+print("ready after blocking:", y.is_ready())

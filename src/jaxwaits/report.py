@@ -1,0 +1,92 @@
+"""Messages about snippet results that name the snippet, its claims, the versions and the fix."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+
+from jaxwaits.platform import Platform
+from jaxwaits.runner import Result, Status
+
+_TAIL_LINES = 25
+
+
+def diff(expected: str, printed: str, expected_label: str, printed_label: str) -> str:
+    """A unified diff of two outputs, with a note when they differ only in line endings."""
+    lines = difflib.unified_diff(
+        expected.splitlines(keepends=True),
+        printed.splitlines(keepends=True),
+        expected_label,
+        printed_label,
+    )
+    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end\n" for line in lines)
+    return text or "(the outputs differ only in whitespace at the end)\n"
+
+
+def tail(text: str, lines: int = _TAIL_LINES) -> str:
+    kept = text.rstrip().splitlines()[-lines:]
+    return "\n".join("    " + line for line in kept) if kept else "    (nothing)"
+
+
+def record_command(name: str) -> str:
+    return f"nox -s record -- {name}   (in a prepared environment: python -m jaxwaits record {name})"
+
+
+def describe(
+    result: Result,
+    platform: Platform | None,
+    claims: Sequence[str] = (),
+    expected_label: str | None = None,
+) -> str:
+    """Explain a result that did not pass; a passing result gets one line."""
+    snippet = result.snippet
+    status = result.status
+    where = f"snippets/{snippet.path.name}"
+    backs = f"backs {', '.join(claims)}" if claims else "backs no claim"
+    on = f" on {platform.describe()}" if platform else ""
+    head = f"snippet {snippet.name} ({where}; {backs}): {status.value}{on}"
+    if status.passed:
+        return head
+    run = result.failed_run
+    body = []
+    if status is Status.DIFFERS:
+        assert result.expected is not None
+        label = expected_label or f"snippets/{snippet.recorded_path.name} (recorded)"
+        body.append(diff(result.expected, run.stdout, label, f"{snippet.name} (printed now)"))
+    elif status is Status.UNRECORDED:
+        body.append(f"no recorded output ({where[:-3]}.out); it printed:\n{tail(run.stdout)}")
+    elif status is Status.FLAKY:
+        outputs = sorted({r.stdout for r in result.runs})
+        body.append(f"its output varied over {len(result.runs)} runs ({len(outputs)} versions):")
+        body.append(diff(outputs[0], outputs[1], "one run", "another run"))
+    elif status is Status.TIMED_OUT:
+        body.append(f"killed after its {snippet.timeout:g} s timeout; it had printed:")
+        body.append(tail(run.stdout))
+    elif status is Status.CRASHED:
+        body.append(f"the interpreter was killed by {run.signal_name}; stdout so far:")
+        body.append(tail(run.stdout))
+    else:
+        body.append(f"exited with status {run.returncode}")
+    if run.stderr.strip() and status is not Status.FLAKY:
+        body.append(f"stderr (last lines):\n{tail(run.stderr)}")
+    if status in (Status.DIFFERS, Status.UNRECORDED):
+        body.append(f"if the new output is right, re-record it: {record_command(snippet.name)}")
+    return head + "\n" + "\n".join(part.rstrip("\n") for part in body)
+
+
+def summary(results: Sequence[Result], seconds: float) -> str:
+    """One line: how many snippets had each status, and the wall time."""
+    counts: dict[str, int] = {}
+    for result in results:
+        counts[result.status.value] = counts.get(result.status.value, 0) + 1
+    parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    return f"{len(results)} snippets: {parts} in {seconds:.1f} s"
+
+
+def claims_by_snippet(claims: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Invert claim -> snippets into snippet -> claims."""
+    inverted: dict[str, list[str]] = {}
+    for claim, snippets in claims.items():
+        for snippet in snippets:
+            inverted.setdefault(snippet, []).append(claim)
+    return inverted
