@@ -1,0 +1,45 @@
+"""Sphinx configuration for jax-waits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jaxwaits.sphinxext.kernels import execution_cache_key
+
+project = "jax-waits"
+author = "the jax-waits authors"
+copyright = "2026, the jax-waits authors"
+
+extensions = ["myst_nb", "autodoc2", "sphinx_copybutton", "jaxwaits.sphinxext"]
+
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# Every snippet cell runs while the site is built; its output is compared with the recorded one.
+jaxwaits_kernels = {
+    "jaxwaits-four-cpus": {"XLA_FLAGS": "--xla_force_host_platform_device_count=4"},
+}
+nb_execution_mode = "cache"
+nb_execution_cache_path = str(
+    Path(__file__).parent / "_build" / ".jupyter_cache" / execution_cache_key(jaxwaits_kernels)
+)
+nb_execution_raise_on_error = True
+nb_execution_timeout = 300
+nb_merge_streams = True
+nb_execution_show_tb = True
+
+# The package's own API, read from source (nothing is imported).
+autodoc2_packages = [{"path": "../src/jaxwaits", "auto_mode": True}]
+autodoc2_hidden_objects = ["private", "dunder", "inherited"]
+# docutils node classes inherit attributes autodoc2 lists twice; nothing is lost by muting it.
+suppress_warnings = ["autodoc2.dup_item"]
+
+html_theme = "sphinx_book_theme"
+html_title = "jax-waits"
+html_theme_options = {
+    "repository_url": "https://github.com/jax-waits/jax-waits",
+    "use_repository_button": True,
+    "show_toc_level": 2,
+}
+copybutton_exclude = ".linenos, .gp"

@@ -15,6 +15,7 @@ instead; required with ``needs``), ``renamed-from`` (old IDs that keep resolving
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,12 +40,6 @@ class Claim:
     file: Path
     line: int
 
-    @property
-    def page(self) -> str:
-        """The docname of the page that declares it (``docs/waits/method.md`` -> ``waits/method``)."""
-        parts = self.file.with_suffix("").parts
-        return "/".join(parts[parts.index("docs") + 1 :])
-
 
 @dataclass(frozen=True)
 class Problem:
@@ -54,8 +49,13 @@ class Problem:
     line: int
     message: str
 
+    @property
+    def where(self) -> str:
+        """``file:line``, the file relative to the working directory when it lies below it."""
+        return f"{os.path.relpath(self.file) if self.file.is_absolute() else self.file}:{self.line}"
+
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
+        return f"{self.where}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -113,9 +113,12 @@ def scan(project: Project) -> Registry:
             if claim.id in claims:
                 first = claims[claim.id]
                 problems.append(
-                    Problem(block.file, block.line,
-                            f"claim ID {claim.id!r} is declared twice (first at "
-                            f"{first.file}:{first.line}); an ID names exactly one claim")
+                    Problem(
+                        block.file,
+                        block.line,
+                        f"claim ID {claim.id!r} is declared twice (first at "
+                        f"{first.file}:{first.line}); an ID names exactly one claim",
+                    )
                 )
                 continue
             claims[claim.id] = claim
@@ -140,21 +143,31 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
         for name in claim.evidence:
             if name not in snippet_names:
                 problems.append(
-                    Problem(*at, f"claim {claim.id!r}: evidence snippet {name!r} does not exist "
-                                 f"(no snippets/{name}.py)")
+                    Problem(
+                        *at,
+                        f"claim {claim.id!r}: evidence snippet {name!r} does not exist "
+                        f"(no snippets/{name}.py)",
+                    )
                 )
         if claim.needs and not claim.rests_on:
             problems.append(
-                Problem(*at, f"claim {claim.id!r} needs {claim.needs} but does not say what it "
-                             "rests on here (:rests-on:)")
+                Problem(
+                    *at,
+                    f"claim {claim.id!r} needs {claim.needs} but does not say what it "
+                    "rests on here (:rests-on:)",
+                )
             )
         for old in claim.renamed_from:
             if old in registry.claims or old in retired:
-                problems.append(Problem(*at, f"old claim ID {old!r} is reused; IDs are never reused"))
+                problems.append(
+                    Problem(*at, f"old claim ID {old!r} is reused; IDs are never reused")
+                )
             retired[old] = claim
     for ref in registry.references:
         if registry.resolve(ref.target) is None:
-            problems.append(Problem(ref.file, ref.line, f"reference to unknown claim {ref.target!r}"))
+            problems.append(
+                Problem(ref.file, ref.line, f"reference to unknown claim {ref.target!r}")
+            )
     backed = {name for claim in registry.claims.values() for name in claim.evidence}
     shown = {_snippet_name(cell) for cell in registry.snippet_cells}
     for name in sorted(snippet_names - backed):
@@ -163,13 +176,18 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
         )
     for name in sorted(snippet_names - shown):
         problems.append(
-            Problem(Path("snippets") / f"{name}.py", 1,
-                    f"snippet {name!r} is not executed by any page (no code-cell :load:s it)")
+            Problem(
+                Path("snippets") / f"{name}.py",
+                1,
+                f"snippet {name!r} is not executed by any page (no code-cell :load:s it)",
+            )
         )
     for cell in registry.snippet_cells:
         target = (cell.file.parent / cell.options["load"]).resolve()
         if not target.exists():
-            problems.append(Problem(cell.file, cell.line, f"code-cell loads a missing file: {target}"))
+            problems.append(
+                Problem(cell.file, cell.line, f"code-cell loads a missing file: {target}")
+            )
     return problems
 
 

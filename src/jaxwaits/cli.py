@@ -62,7 +62,9 @@ def parser() -> argparse.ArgumentParser:
     rec.set_defaults(handler=_record)
 
     for sub in (run, rec):
-        sub.add_argument("--jobs", type=int, default=None, help="processes at once (default: cores)")
+        sub.add_argument(
+            "--jobs", type=int, default=None, help="processes at once (default: cores)"
+        )
         sub.add_argument("--python", default=sys.executable, help="interpreter with JAX installed")
 
     lst = commands.add_parser("claims", help="list the claims, and any broken link in the chain")

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*?)\s*$")
+_FENCE = re.compile(
+    r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*?)\s*$"
+)
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*?)\s*$")
 _ROLE = re.compile(r"\{claim\}`(?:[^`<]*<)?(?P<id>[^`>]+)>?`")
 _FRONT_KERNEL = re.compile(r"^\s+name:\s*(?P<name>\S+)\s*$")
@@ -20,7 +22,7 @@ _FRONT_KERNEL = re.compile(r"^\s+name:\s*(?P<name>\S+)\s*$")
 
 @dataclass(frozen=True)
 class Block:
-    """A fenced directive: ```{name} arg, its options and body, where it starts (1-based)."""
+    """A fenced directive (its name, argument, options and body) and the line it starts on."""
 
     file: Path
     line: int
@@ -32,7 +34,7 @@ class Block:
 
 @dataclass(frozen=True)
 class RoleUse:
-    """A ``{claim}`` reference, wherever it appears."""
+    """A reference made with the ``claim`` role, wherever it appears."""
 
     file: Path
     line: int
@@ -65,7 +67,7 @@ def blocks(path: Path) -> Iterator[Block]:
 
 
 def role_uses(path: Path) -> Iterator[RoleUse]:
-    """Every ``{claim}`...``` reference in a text file (MyST pages and annotated sources)."""
+    """Every claim reference (the ``claim`` role) in a MyST page or an annotated source."""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         for match in _ROLE.finditer(line):
             yield RoleUse(path, number, match["id"].strip())

@@ -29,7 +29,9 @@ def apply(results: Sequence[Result], platform: Platform, folder: Path) -> tuple[
                 lines.append(f"{snippet.name}: unchanged")
             else:
                 lines.append(f"{snippet.name}: re-recorded")
-                lines.append(diff(result.expected or "", printed, "recorded before", "recorded now"))
+                lines.append(
+                    diff(result.expected or "", printed, "recorded before", "recorded now")
+                )
                 snippet.recorded_path.write_text(printed, encoding="utf-8")
             versions[snippet.name] = platform.as_dict()
         else:

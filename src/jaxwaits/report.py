@@ -19,7 +19,9 @@ def diff(expected: str, printed: str, expected_label: str, printed_label: str) -
         expected_label,
         printed_label,
     )
-    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end\n" for line in lines)
+    text = "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end\n" for line in lines
+    )
     return text or "(the outputs differ only in whitespace at the end)\n"
 
 
@@ -29,7 +31,9 @@ def tail(text: str, lines: int = _TAIL_LINES) -> str:
 
 
 def record_command(name: str) -> str:
-    return f"nox -s record -- {name}   (in a prepared environment: python -m jaxwaits record {name})"
+    return (
+        f"nox -s record -- {name}   (in a prepared environment: python -m jaxwaits record {name})"
+    )
 
 
 def describe(

@@ -1,0 +1,65 @@
+"""Sessions: tests, docs, record, lint, bench (and verify, matrix for other JAX releases).
+
+Run from a fresh machine with only Python and pip: ``python3 -m pip install nox uv`` then
+``python3 -m nox -s tests`` or ``python3 -m nox -s docs``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).parent
+sys.path.insert(0, str(ROOT / "src"))
+from jaxwaits.interpreters import find_python  # noqa: E402 (the package is not installed here)
+
+nox.options.default_venv_backend = "uv"
+nox.options.error_on_missing_interpreters = True  # a missing interpreter fails; never a skip
+nox.options.reuse_venv = "yes"
+nox.options.sessions = ["tests", "docs"]
+os.environ["UV_PYTHON_DOWNLOADS"] = "never"  # no Python downloads: find one on this machine
+os.environ["UV_COMPILE_BYTECODE"] = "1"  # each snippet imports JAX afresh; bytecode saves seconds
+
+# The newest JAX needs Python >= 3.12; Read the Docs builds with 3.13.
+PYTHON = find_python("3.13") or find_python("3.12") or "3.13"
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Every link in the chain: snippets against recorded outputs, claims, vendored pieces."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """Build the site into docs/_build/html, executing every snippet; warnings are errors."""
+    session.install("-e", ".[docs]")
+    session.run(
+        "sphinx-build",
+        "-W",
+        "--keep-going",
+        "-b",
+        "html",
+        "docs",
+        "docs/_build/html",
+        *session.posargs,
+    )
+
+
+@nox.session(python=PYTHON)
+def record(session: nox.Session) -> None:
+    """Re-run snippets (all, or those named after --) and rewrite their recorded outputs."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "jaxwaits", "record", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff, on the machinery, tests and noxfile."""
+    session.install("ruff")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")

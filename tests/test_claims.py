@@ -1,0 +1,73 @@
+"""The chain between claims, references and snippets is whole, and breaks loudly."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from jaxwaits import claims
+from jaxwaits.project import Project
+from jaxwaits.snippets import load_snippets
+
+
+def problems_in(project: Project) -> list[str]:
+    registry = claims.scan(project)
+    names = {snippet.name for snippet in load_snippets(project.snippets)}
+    return [str(problem) for problem in claims.check(registry, names)]
+
+
+def test_every_claim_is_backed_and_every_reference_resolves(project: Project) -> None:
+    problems = problems_in(project)
+    assert not problems, "\n".join(problems)
+
+
+def test_there_are_claims(registry: claims.Registry) -> None:
+    assert len(registry.claims) >= 5
+
+
+@pytest.fixture
+def copy(project: Project, tmp_path: Path) -> Project:
+    """A scratch copy of the pages, snippets and vendored pieces, to break on purpose."""
+    for room in ("docs", "snippets", "annotated_src"):
+        shutil.copytree(
+            project.root / room, tmp_path / room, ignore=shutil.ignore_patterns("_build")
+        )
+    return Project(tmp_path)
+
+
+def _first_claim(project: Project) -> claims.Claim:
+    return min(claims.scan(project).claims.values(), key=lambda c: (str(c.file), c.line))
+
+
+def test_deleting_a_snippet_names_the_claim_file_and_line(copy: Project) -> None:
+    claim = _first_claim(copy)
+    (copy.snippets / f"{claim.evidence[0]}.py").unlink()
+    found = problems_in(copy)
+    expected = f"{claim.file.relative_to(copy.root)}:{claim.line}"
+    assert any(expected in p and claim.evidence[0] in p for p in found), found
+
+
+def test_misspelt_reference_names_file_and_line(copy: Project) -> None:
+    claim = _first_claim(copy)
+    page = copy.docs / "scratch.md"
+    page.write_text(f"# Scratch\n\nSee {{claim}}`{claim.id}x`.\n")
+    found = problems_in(copy)
+    assert any(f"scratch.md:3: reference to unknown claim '{claim.id}x'" in p for p in found), found
+
+
+def test_duplicate_id_names_both_places(copy: Project) -> None:
+    claim = _first_claim(copy)
+    page = copy.docs / "scratch.md"
+    page.write_text(
+        f"# Scratch\n\n```{{claim}} {claim.id}\n:evidence: {claim.evidence[0]}\nAgain.\n```\n"
+    )
+    found = problems_in(copy)
+    assert any("scratch.md:3" in p and "declared twice" in p for p in found), found
+
+
+def test_snippet_backing_no_claim_is_named(copy: Project) -> None:
+    (copy.snippets / "orphan.py").write_text('print("nothing")\n')
+    found = problems_in(copy)
+    assert any("orphan.py:1: snippet 'orphan' backs no claim" in p for p in found), found
