@@ -63,3 +63,28 @@ def lint(session: nox.Session) -> None:
     session.install("ruff")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON)
+def verify(session: nox.Session) -> None:
+    """Verify one JAX release (default: the newest): `nox -s verify -- 0.4.30`.
+
+    Makes an environment with that release and a Python it supports, runs every snippet and the
+    drift check there, and writes docs/verified/jax-<release>-<backend>.json.
+    """
+    session.install("-e", ".", "uv")
+    session.run("python", "-m", "jaxwaits", "verify", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def matrix(session: nox.Session) -> None:
+    """Verify every release in [tool.jaxwaits] matrix, and the newest, into docs/verified/."""
+    session.install("-e", ".", "uv")
+    session.run("python", "-m", "jaxwaits", "matrix", *session.posargs)
+
+
+@nox.session(name="verify-latest", python=PYTHON)
+def verify_latest(session: nox.Session) -> None:
+    """If the ledger lacks the newest JAX on the index, verify it and print a release note."""
+    session.install("-e", ".", "uv")
+    session.run("python", "-m", "jaxwaits", "verify-latest", *session.posargs)

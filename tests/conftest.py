@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from jaxwaits import claims
-from jaxwaits.platform import Platform, probe
+from jaxwaits.platform import Platform
 from jaxwaits.project import Project
-from jaxwaits.runner import Result, run_snippets
+from jaxwaits.runner import Result, run_on
 from jaxwaits.snippets import load_snippets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +28,5 @@ def registry(project: Project) -> claims.Registry:
 @pytest.fixture(scope="session")
 def snippet_run(project: Project) -> tuple[dict[str, Result], Platform]:
     """Every snippet, run once in a fresh interpreter, all in parallel."""
-    with ThreadPoolExecutor(max_workers=1) as side:
-        platform = side.submit(probe)
-        results = run_snippets(load_snippets(project.snippets))
-    return {result.snippet.name: result for result in results}, platform.result()
+    results, platform = run_on(load_snippets(project.snippets))
+    return {result.snippet.name: result for result in results}, platform

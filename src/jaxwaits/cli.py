@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
-from jaxwaits import claims, record, report
+from packaging.version import Version
+
+from jaxwaits import cite, claims, jaxenv, ledger, matrix, record, releases, report, verify
 from jaxwaits.platform import probe
 from jaxwaits.project import Project, find_project
-from jaxwaits.runner import run_snippets
+from jaxwaits.runner import run_on, run_snippets
 from jaxwaits.snippets import load_snippets
 
 
@@ -18,22 +20,42 @@ def _run(project: Project, args: argparse.Namespace) -> int:
     snippets = load_snippets(project.snippets, args.names)
     backs = report.claims_by_snippet(claims.scan(project).evidence())
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=1) as side:
-        platform = side.submit(probe, args.python)  # import jax once more, alongside the snippets
-        results = run_snippets(snippets, repeat=args.repeat, jobs=args.jobs, python=args.python)
+    results, platform = run_on(snippets, repeat=args.repeat, jobs=args.jobs, python=args.python)
     seconds = time.perf_counter() - started
     for result in results:
-        print(report.describe(result, platform.result(), backs.get(result.snippet.name, [])))
+        print(report.describe(result, platform, backs.get(result.snippet.name, [])))
     print(report.summary(results, seconds))
     return 0 if all(result.status.passed for result in results) else 1
 
 
 def _record(project: Project, args: argparse.Namespace) -> int:
-    snippets = load_snippets(project.snippets, args.names)
-    platform = probe(args.python)
+    return record_on(project, args.names, args.python, known=args.known, jobs=args.jobs)
+
+
+def record_on(
+    project: Project, names: list[str], python: str, *, known: bool, jobs: int | None = None
+) -> int:
+    """Re-record ``names`` (all if empty) on ``python``'s JAX; see :mod:`jaxwaits.record`."""
+    snippets = load_snippets(project.snippets, names)
+    platform = probe(python)
+    pinned = project.pinned_jax()
+    if (platform.jax == pinned) == known:
+        print(
+            f"jaxwaits: this interpreter has jax {platform.jax} and the recorded outputs hold for "
+            f"the pinned jax {pinned}: "
+            + (
+                "--known records differences on other releases only"
+                if known
+                else "to record what this release prints as a known difference, add --known"
+            ),
+            file=sys.stderr,
+        )
+        return 2
     print(f"recording on {platform.describe()}")
-    results = run_snippets(snippets, repeat=record.RECORD_RUNS, jobs=args.jobs, python=args.python)
-    lines, ok = record.apply(results, platform, project.snippets)
+    results = run_snippets(
+        snippets, platform.jax, repeat=record.RECORD_RUNS, jobs=jobs, python=python
+    )
+    lines, ok = record.apply(results, platform, project.snippets, known=known)
     print("\n".join(lines))
     return 0 if ok else 1
 
@@ -48,6 +70,78 @@ def _claims(project: Project, args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _cite(project: Project, args: argparse.Namespace) -> int:
+    claim = claims.scan(project).resolve(args.id)
+    if claim is None:
+        print(f"jaxwaits: no claim {args.id!r}; see: python -m jaxwaits claims", file=sys.stderr)
+        return 2
+    print(cite.markdown(project, claim))
+    return 0
+
+
+def _check_site(project: Project, args: argparse.Namespace) -> int:
+    problems = cite.check_site(project, claims.scan(project), Path(args.html))
+    print(
+        "\n".join(problems) or f"every claim's page, anchor and cite link resolves in {args.html}"
+    )
+    return 1 if problems else 0
+
+
+def _verify(project: Project, args: argparse.Namespace) -> int:
+    if args.python:
+        verification = verify.verify(project, args.python)
+        ledger.save(verification, project.verified)
+    else:
+        version = Version(args.version) if args.version else releases.newest_jax()
+        if args.record_known:
+            python = jaxenv.ensure(version, project.root)
+            if record_on(project, args.record_known, python, known=True):
+                return 1
+        verification, took = matrix.verify_release(project, version, jobs=None)
+        print(f"jax {version}: {took}")
+    print(matrix.describe(verification))
+    for name, outcome in [*verification.snippets.items(), *verification.pieces.items()]:
+        if not outcome.passed:
+            print(f"{name}: {outcome.status}\n{outcome.detail}")
+    return 0 if verification.passed else 1
+
+
+def _matrix(project: Project, args: argparse.Namespace) -> int:
+    versions = sorted(
+        {Version(v) for v in args.versions or project.matrix} | {releases.newest_jax()}
+    )
+    found = matrix.run_matrix(project, versions)
+    return 0 if len(found) == len(versions) and all(v.passed for v in found) else 1
+
+
+def _verify_latest(project: Project, args: argparse.Namespace) -> int:
+    newest = releases.newest_jax()
+    if any(v.platform.jax == str(newest) for v in ledger.load(project.verified)):
+        print(f"jax {newest}, the newest release, is already in the ledger; nothing to do")
+        return 0
+    verification, took = matrix.verify_release(project, newest, jobs=None)
+    print(f"<!-- verified in {took} -->\n{release_note(project, verification)}")
+    return 0 if verification.passed else 1
+
+
+def release_note(project: Project, verification: ledger.Verification) -> str:
+    """A Markdown summary of one release's verification, for a release note."""
+    registry = claims.scan(project)
+    by_outcome: dict[str, list[str]] = {}
+    for claim in sorted(registry.claims.values(), key=lambda c: c.id):
+        outcome = ledger.claim_outcome(verification, claim.evidence)
+        by_outcome.setdefault(outcome, []).append(f"[`{claim.id}`]({cite.url(project, claim.id)})")
+    lines = [
+        f"## jax-waits on jax {verification.platform.jax} ({verification.platform.describe()})"
+    ]
+    lines += [f"- {outcome} ({len(ids)}): {', '.join(ids)}" for outcome, ids in by_outcome.items()]
+    changed = [
+        f"`{k}`: {v.status}" for k, v in verification.pieces.items() if v.status != "identical"
+    ]
+    lines.append(f"- vendored pieces not identical upstream: {', '.join(changed) or 'none'}")
+    return "\n".join(lines)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m jaxwaits", description=__doc__)
     commands = top.add_subparsers(dest="command", required=True)
@@ -59,6 +153,12 @@ def parser() -> argparse.ArgumentParser:
 
     rec = commands.add_parser("record", help="re-run snippets and rewrite their recorded output")
     rec.add_argument("names", nargs="*", help="snippet names (default: all)")
+    rec.add_argument(
+        "--known",
+        action="store_true",
+        help="on a release other than the pinned one: record "
+        "its output as a known difference for that release",
+    )
     rec.set_defaults(handler=_record)
 
     for sub in (run, rec):
@@ -69,6 +169,33 @@ def parser() -> argparse.ArgumentParser:
 
     lst = commands.add_parser("claims", help="list the claims, and any broken link in the chain")
     lst.set_defaults(handler=_claims)
+
+    cit = commands.add_parser("cite", help="a Markdown link to a claim, for a code review")
+    cit.add_argument("id")
+    cit.set_defaults(handler=_cite)
+
+    chk = commands.add_parser("check-site", help="claim pages, anchors and cite links resolve")
+    chk.add_argument("html", nargs="?", default="docs/_build/html")
+    chk.set_defaults(handler=_check_site)
+
+    ver = commands.add_parser("verify", help="verify one JAX release and write its ledger file")
+    ver.add_argument("version", nargs="?", help="a JAX release (default: the newest)")
+    ver.add_argument("--python", help="verify this interpreter's JAX instead of making an env")
+    ver.add_argument(
+        "--record-known",
+        nargs="+",
+        metavar="NAME",
+        default=[],
+        help="first record what these snippets print on this release as known differences",
+    )
+    ver.set_defaults(handler=_verify)
+
+    mat = commands.add_parser("matrix", help="verify many releases (default: tool.jaxwaits.matrix)")
+    mat.add_argument("versions", nargs="*")
+    mat.set_defaults(handler=_matrix)
+
+    lat = commands.add_parser("verify-latest", help="verify the newest release if not yet done")
+    lat.set_defaults(handler=_verify_latest)
     return top
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,32 @@ class Project:
     @property
     def annotated_src(self) -> Path:
         return self.root / "annotated_src"
+
+    @property
+    def verified(self) -> Path:
+        """The ledger: one result file per verified JAX release and backend."""
+        return self.docs / "verified"
+
+    def _pyproject(self) -> dict[str, Any]:
+        return tomllib.loads((self.root / "pyproject.toml").read_text(encoding="utf-8"))
+
+    @property
+    def site_url(self) -> str:
+        """The published site, ending in a slash."""
+        return self._pyproject()["tool"]["jaxwaits"]["site-url"].rstrip("/") + "/"
+
+    @property
+    def matrix(self) -> list[str]:
+        """The JAX releases ``nox -s matrix`` verifies."""
+        return list(self._pyproject()["tool"]["jaxwaits"]["matrix"])
+
+    def pinned_jax(self) -> str:
+        """The JAX release the recorded outputs hold for (``jax==X`` in ``pyproject.toml``)."""
+        for requirement in self._pyproject()["project"]["optional-dependencies"]["jax"]:
+            name, _, version = requirement.partition("==")
+            if name.strip() == "jax":
+                return version.strip()
+        raise LookupError("pyproject.toml pins no jax==X in [project.optional-dependencies] jax")
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the root, for messages."""

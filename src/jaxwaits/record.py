@@ -1,4 +1,9 @@
-"""Re-record snippet outputs, only from runs that succeeded the same way twice."""
+"""Re-record snippet outputs, only from runs that succeeded the same way twice.
+
+On the pinned JAX release an output goes to ``snippets/<name>.out``; on another release, with
+``known=True``, it goes to ``snippets/known/<release>/<name>.out`` as a known difference (and a
+known difference equal to the recorded output is dropped: it is not a difference).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,9 @@ RECORD_RUNS = 2  # an output that varies between two runs is flaky, and is not w
 VERSIONS_FILE = "recorded.json"
 
 
-def apply(results: Sequence[Result], platform: Platform, folder: Path) -> tuple[list[str], bool]:
+def apply(
+    results: Sequence[Result], platform: Platform, folder: Path, *, known: bool = False
+) -> tuple[list[str], bool]:
     """Write the new outputs of results that ran cleanly; return report lines and success."""
     lines: list[str] = []
     ok = True
@@ -22,21 +29,26 @@ def apply(results: Sequence[Result], platform: Platform, folder: Path) -> tuple[
     versions = json.loads(versions_path.read_text()) if versions_path.exists() else {}
     for result in results:
         snippet = result.snippet
-        status = result.status
-        if status in (Status.MATCHED, Status.DIFFERS, Status.UNRECORDED):
-            printed = result.runs[0].stdout
-            if status is Status.MATCHED:
-                lines.append(f"{snippet.name}: unchanged")
-            else:
-                lines.append(f"{snippet.name}: re-recorded")
-                lines.append(
-                    diff(result.expected or "", printed, "recorded before", "recorded now")
-                )
-                snippet.recorded_path.write_text(printed, encoding="utf-8")
-            versions[snippet.name] = platform.as_dict()
-        else:
+        if result.status not in (Status.MATCHED, Status.DIFFERS, Status.UNRECORDED):
             ok = False
             lines.append(f"{snippet.name}: NOT recorded")
             lines.append(describe(result, platform))
-    versions_path.write_text(json.dumps(dict(sorted(versions.items())), indent=2) + "\n")
+            continue
+        printed = result.runs[0].stdout
+        target = snippet.known_path(platform.jax) if known else snippet.recorded_path
+        if known and printed == snippet.recorded():
+            target.unlink(missing_ok=True)
+            lines.append(f"{snippet.name}: prints its recorded output; no known difference kept")
+        elif result.status is Status.MATCHED and target == result.expected_from:
+            lines.append(f"{snippet.name}: unchanged")
+        else:
+            before = target.read_text(encoding="utf-8") if target.exists() else ""
+            lines.append(f"{snippet.name}: recorded in {target.relative_to(folder.parent)}")
+            lines.append(diff(before, printed, "recorded before", "recorded now"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(printed, encoding="utf-8")
+        if not known:
+            versions[snippet.name] = platform.as_dict()
+    if not known:
+        versions_path.write_text(json.dumps(dict(sorted(versions.items())), indent=2) + "\n")
     return lines, ok

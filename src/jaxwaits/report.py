@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from jaxwaits.platform import Platform
 from jaxwaits.runner import Result, Status
+from jaxwaits.snippets import Snippet
 
 _TAIL_LINES = 25
 
@@ -30,6 +32,12 @@ def tail(text: str, lines: int = _TAIL_LINES) -> str:
     return "\n".join("    " + line for line in kept) if kept else "    (nothing)"
 
 
+def expected_label(snippet: Snippet, source: Path) -> str:
+    """Name the file an expected output came from: recorded, or a known difference."""
+    kind = "recorded" if source == snippet.recorded_path else "known difference on this release"
+    return f"{source.relative_to(snippet.path.parent.parent)} ({kind})"
+
+
 def record_command(name: str) -> str:
     return (
         f"nox -s record -- {name}   (in a prepared environment: python -m jaxwaits record {name})"
@@ -40,9 +48,13 @@ def describe(
     result: Result,
     platform: Platform | None,
     claims: Sequence[str] = (),
-    expected_label: str | None = None,
+    fix: str | None = None,
 ) -> str:
-    """Explain a result that did not pass; a passing result gets one line."""
+    """Explain a result that did not pass; a passing result gets one line.
+
+    ``fix`` is the command that records a new output if it is right (default: re-record it
+    on the pinned release).
+    """
     snippet = result.snippet
     status = result.status
     where = f"snippets/{snippet.path.name}"
@@ -55,7 +67,7 @@ def describe(
     body = []
     if status is Status.DIFFERS:
         assert result.expected is not None
-        label = expected_label or f"snippets/{snippet.recorded_path.name} (recorded)"
+        label = expected_label(snippet, result.expected_from)
         body.append(diff(result.expected, run.stdout, label, f"{snippet.name} (printed now)"))
     elif status is Status.UNRECORDED:
         body.append(f"no recorded output ({where[:-3]}.out); it printed:\n{tail(run.stdout)}")
@@ -74,7 +86,8 @@ def describe(
     if run.stderr.strip() and status is not Status.FLAKY:
         body.append(f"stderr (last lines):\n{tail(run.stderr)}")
     if status in (Status.DIFFERS, Status.UNRECORDED):
-        body.append(f"if the new output is right, re-record it: {record_command(snippet.name)}")
+        fix = fix or f"re-record it: {record_command(snippet.name)}"
+        body.append(f"if the new output is right, {fix}")
     return head + "\n" + "\n".join(part.rstrip("\n") for part in body)
 
 

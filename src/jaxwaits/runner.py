@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from jaxwaits.platform import Platform, probe
 from jaxwaits.snippets import Snippet
 
 
@@ -73,6 +74,7 @@ class Result:
 
     snippet: Snippet
     expected: str | None
+    expected_from: Path  # the recorded output, or the known difference for this release
     runs: tuple[Run, ...]
 
     @property
@@ -116,26 +118,53 @@ def run_once(snippet: Snippet, python: str = sys.executable, cwd: Path | None = 
     return Run(stdout, stderr, returncode, time.perf_counter() - started)
 
 
+def _execute(
+    snippets: list[Snippet], repeat: int, jobs: int | None, python: str
+) -> list[tuple[Run, ...]]:
+    tasks = [snippet for snippet in snippets for _ in range(repeat)]
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        runs = list(pool.map(lambda snippet: run_once(snippet, python), tasks))
+    return [tuple(runs[i * repeat : (i + 1) * repeat]) for i in range(len(snippets))]
+
+
+def judge(snippet: Snippet, runs: tuple[Run, ...], jax_version: str | None) -> Result:
+    """Judge runs against the output expected of the snippet on ``jax_version``."""
+    expected, expected_from = snippet.expected(jax_version)
+    return Result(snippet, expected, expected_from, runs)
+
+
 def run_snippets(
     snippets: Iterable[Snippet],
-    expected: dict[str, str | None] | None = None,
+    jax_version: str | None = None,
     *,
     repeat: int = 1,
     jobs: int | None = None,
     python: str = sys.executable,
 ) -> list[Result]:
-    """Run every snippet ``repeat`` times, ``jobs`` processes at once (default: one per core).
+    """Run every snippet ``repeat`` times, ``jobs`` processes at once (default: one per core),
+    and judge each against the output expected on ``jax_version`` (default: the recorded one).
 
-    ``expected`` maps a snippet name to the output expected of it; by default, its recorded output.
     Results come back in the order the snippets were given.
     """
     snippets = list(snippets)
-    if expected is None:
-        expected = {snippet.name: snippet.recorded() for snippet in snippets}
-    tasks = [snippet for snippet in snippets for _ in range(repeat)]
-    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        runs = list(pool.map(lambda snippet: run_once(snippet, python), tasks))
-    return [
-        Result(snippet, expected[snippet.name], tuple(runs[i * repeat : (i + 1) * repeat]))
-        for i, snippet in enumerate(snippets)
+    runs = _execute(snippets, repeat, jobs, python)
+    return [judge(snippet, run, jax_version) for snippet, run in zip(snippets, runs, strict=True)]
+
+
+def run_on(
+    snippets: Iterable[Snippet],
+    *,
+    repeat: int = 1,
+    jobs: int | None = None,
+    python: str = sys.executable,
+) -> tuple[list[Result], Platform]:
+    """Run the snippets on ``python`` while asking it which JAX it has; judge them for that JAX."""
+    snippets = list(snippets)
+    with ThreadPoolExecutor(max_workers=1) as side:
+        asked = side.submit(probe, python)
+        runs = _execute(snippets, repeat, jobs, python)
+    platform = asked.result()
+    results = [
+        judge(snippet, run, platform.jax) for snippet, run in zip(snippets, runs, strict=True)
     ]
+    return results, platform

@@ -7,16 +7,20 @@ A snippet is a Python file that prints observations. Lines at its top may set ho
 
 ``env`` lines are added to the environment of the fresh interpreter that runs it (so they take
 effect before JAX starts); ``timeout`` is in seconds (default :data:`DEFAULT_TIMEOUT`).
+
+``<name>.out`` holds the output on the JAX release pinned in ``pyproject.toml``. Where an older
+release legitimately prints something else, its output is recorded as a known difference in
+``known/<jax version>/<name>.out``.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_TIMEOUT = 90.0
+KNOWN = "known"
 _SETTING = re.compile(r"^#\s*(env|timeout):\s*(.+?)\s*$")
 
 
@@ -42,10 +46,18 @@ class Snippet:
             return None
         return self.recorded_path.read_text(encoding="utf-8")
 
-    def summary(self) -> str:
-        """The first line of the snippet's docstring."""
-        doc = ast.get_docstring(ast.parse(self.path.read_text(encoding="utf-8"))) or ""
-        return doc.strip().splitlines()[0] if doc.strip() else ""
+    def known_path(self, jax_version: str) -> Path:
+        """Where the output known to differ on JAX ``jax_version`` is recorded."""
+        return self.path.parent / KNOWN / jax_version / f"{self.name}.out"
+
+    def expected(self, jax_version: str | None = None) -> tuple[str | None, Path]:
+        """The output expected on ``jax_version`` and the file it comes from: the known
+        difference for that release if one is recorded, else the recorded output."""
+        if jax_version and self.known_path(jax_version).exists():
+            return self.known_path(jax_version).read_text(encoding="utf-8"), self.known_path(
+                jax_version
+            )
+        return self.recorded(), self.recorded_path
 
 
 def read_snippet(path: Path) -> Snippet:

@@ -85,7 +85,7 @@ def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
         cell["ids"].append(anchor)
         backs = ", ".join(_claims_of(app).get(snippet.name, [])) or "no claim"
         kernel, added = kernel_env(app, docname)
-        expected = snippet.recorded()
+        expected, expected_from = snippet.expected(app.jaxwaits_platform.jax)
         printed = _stdout(cell)
         matched = snippet.env == added and printed == expected
         if snippet.env != added:
@@ -105,7 +105,7 @@ def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
                 "snippet %s (backs %s) has no recorded output %s; record it with: %s",
                 snippet.name,
                 backs,
-                snippet.recorded_path.name,
+                expected_from.name,
                 report.record_command(snippet.name),
                 location=cell,
                 type="jaxwaits",
@@ -120,7 +120,7 @@ def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
                 report.diff(
                     expected,
                     printed,
-                    f"snippets/{snippet.recorded_path.name} (recorded)",
+                    report.expected_label(snippet, expected_from),
                     f"{snippet.name} (executed in this build)",
                 ),
                 location=cell,

@@ -1,0 +1,44 @@
+"""Links to claims for pasting into a code review, and a check that they resolve in a build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jaxwaits import ledger
+from jaxwaits.claims import Claim, Registry
+from jaxwaits.project import Project
+
+PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
+
+
+def url(project: Project, claim_id: str) -> str:
+    return f"{project.site_url}{PAGES}/{claim_id}.html"
+
+
+def markdown(project: Project, claim: Claim) -> str:
+    """A Markdown link: the claim's ID and statement, and where it has been verified."""
+    verified = ledger.summary(ledger.load(project.verified), claim.evidence)
+    return f"[`{claim.id}`: {claim.statement} ({verified})]({url(project, claim.id)})"
+
+
+def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
+    """Every claim's page, anchor and cite link resolves in a built site at ``html``."""
+    problems = []
+    for claim in registry.claims.values():
+        link = url(project, claim.id).removeprefix(project.site_url)
+        page = html / link
+        if not page.is_file():
+            problems.append(f"{claim.id}: cite links to {link}, which the build lacks")
+        elif claim.statement.split()[0] not in page.read_text(encoding="utf-8"):
+            problems.append(f"{claim.id}: {link} does not state the claim")
+        declared = html / claim.file.relative_to(project.docs).with_suffix(".html")
+        text = declared.read_text(encoding="utf-8") if declared.is_file() else ""
+        for anchor in (claim.id, *claim.renamed_from):
+            if f'id="claim-{anchor}"' not in text:
+                problems.append(f"{claim.id}: no anchor #claim-{anchor} on {declared.name}")
+        for old in claim.renamed_from:
+            if not (html / PAGES / f"{old}.html").is_file():
+                problems.append(
+                    f"{claim.id}: renamed from {old}, but {PAGES}/{old}.html is missing"
+                )
+    return problems
