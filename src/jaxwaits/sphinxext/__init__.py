@@ -5,6 +5,7 @@
   output and fails the build on a difference.
 - :mod:`~jaxwaits.sphinxext.claims` provides the ``{claim}`` directive and role, one page per
   claim, and the claims index.
+- :mod:`~jaxwaits.sphinxext.matrix` renders the ledger: claims and pieces against releases.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from jaxwaits.sphinxext import claims, evidence, kernels
+from jaxwaits.sphinxext import claims, evidence, kernels, matrix
 
 
 def _add_static(app: Sphinx) -> None:
@@ -25,6 +26,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     kernels.setup(app)
     evidence.setup(app)
     claims.setup(app)
+    matrix.setup(app)
     app.connect("builder-inited", _add_static)
     app.add_css_file("jaxwaits.css")
     return {"version": "0.1", "parallel_read_safe": False, "parallel_write_safe": True}

@@ -20,8 +20,10 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits import claims as registry_
+from jaxwaits import ledger
 from jaxwaits.project import find_project
 from jaxwaits.snippets import load_snippets
+from jaxwaits.sphinxext import matrix
 from jaxwaits.sphinxext.evidence import CellResult, cell_results
 
 logger = logging.getLogger(__name__)
@@ -173,6 +175,9 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim_id: str) -> nodes.paragra
     para = nodes.paragraph(classes=["jaxwaits-claim-status", f"jaxwaits-{found.kind}"])
     para += nodes.strong(found.text.split(":")[0], found.text.split(":")[0])
     para += nodes.Text(found.text[len(found.text.split(":")[0]) :])
+    held = ledger.summary(app.jaxwaits_ledger, claim["evidence"])
+    para += nodes.Text(" · across releases: ")
+    para += _link(app, fromdoc, "matrix", "", held)
     cells = [c for c in cell_results(app.env) if c.snippet in claim["evidence"]]
     if cells:
         para += nodes.Text(" · evidence: ")
@@ -202,6 +207,8 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         node.replace_self(_page_body(app, fromdoc, node["claim_id"]))
     for node in list(doctree.findall(claims_index)):
         node.replace_self(_index_table(app, fromdoc))
+    for node in list(doctree.findall(matrix.verification_matrix)):
+        node.replace_self(matrix.build(app, claims))
 
 
 def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
@@ -349,16 +356,20 @@ def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 def _also_reread(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    """Pages showing claims depend on every page that runs evidence: rewrite them too."""
-    if not (added or changed or removed):
+    """Pages showing claims depend on every page that runs evidence, and on the ledger: when
+    either changed, rewrite them too."""
+    ledger_state = [v.to_json() for v in app.jaxwaits_ledger]
+    ledger_changed = getattr(env, "jaxwaits_ledger_state", None) != ledger_state
+    env.jaxwaits_ledger_state = ledger_state
+    if not (added or changed or removed or ledger_changed):
         return []
-    return sorted(_pages_with_claims(env))
+    return sorted(set(_pages_with_claims(env)))
 
 
 def _pages_with_claims(env: BuildEnvironment) -> Iterator[str]:
     yield from (c["docname"] for c in _claims(env).values())
     yield from getattr(env, "jaxwaits_refs", {})
-    yield from (d for d in env.found_docs if d.startswith(f"{PAGES}/") or d == "claims")
+    yield from (d for d in env.found_docs if d.startswith(f"{PAGES}/") or d in ("claims", "matrix"))
 
 
 def _redirects(app: Sphinx, exception: Exception | None) -> None:

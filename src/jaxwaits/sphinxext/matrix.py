@@ -1,0 +1,153 @@
+"""The verification matrix: claims and vendored pieces against every verified JAX release.
+
+Reads the ledger (``docs/verified/*.json``, written by ``nox -s verify`` and ``nox -s matrix``);
+each cell that is not a plain pass links to the diff or reason below the tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+from jaxwaits import ledger
+from jaxwaits.project import find_project
+
+MARKS = {
+    ledger.HOLDS: "✓",
+    ledger.DIFFERS: "≈",
+    ledger.FAILS: "✗",
+    ledger.NOT_RUN: "·",
+}
+PIECE_MARKS = {ledger.IDENTICAL: "✓", ledger.AS_RECORDED: "≈"}
+
+
+class verification_matrix(nodes.General, nodes.Element):
+    """Placeholder for the matrix, filled in once every claim is known."""
+
+
+class MatrixDirective(SphinxDirective):
+    def run(self) -> list[nodes.Node]:
+        for path in sorted(Path(self.env.app.jaxwaits_ledger_dir).glob("jax-*.json")):
+            self.env.note_dependency(str(path))
+        return [verification_matrix()]
+
+
+def anchor(verification: ledger.Verification, name: str) -> str:
+    return nodes.make_id(f"v-{verification.platform.jax}-{verification.platform.backend}-{name}")
+
+
+def _table(header: list[str], rows: list[list[nodes.Node]], first: int = 4) -> nodes.table:
+    table = nodes.table(classes=["jaxwaits-matrix"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for i in range(len(header)):
+        group += nodes.colspec(colwidth=first if i == 0 else 1)
+    head = nodes.thead()
+    group += head
+    body = nodes.tbody()
+    group += body
+    for target, cells in ((head, [[nodes.Text(h)] for h in header]), *((body, r) for r in rows)):
+        row = nodes.row()
+        for content in cells:
+            entry = nodes.entry()
+            para = nodes.paragraph()
+            para += content
+            entry += para
+            row += entry
+        target += row
+    return table
+
+
+def _mark(symbol: str, title: str, target: str | None) -> list[nodes.Node]:
+    if target is None:
+        return [nodes.inline(symbol, symbol, classes=["jaxwaits-mark"])]
+    ref = nodes.reference(symbol, symbol, refid=target, reftitle=title, classes=["jaxwaits-mark"])
+    return [ref]
+
+
+def build(app: Sphinx, claims: dict[str, dict]) -> list[nodes.Node]:
+    verifications = app.jaxwaits_ledger
+    if not verifications:
+        return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
+    header = [
+        f"{v.platform.jax} ({v.platform.backend}, py{v.platform.python})" for v in verifications
+    ]
+    claim_rows = []
+    for claim_id in sorted(claims):
+        evidence = claims[claim_id]["evidence"]
+        row: list[list[nodes.Node]] = [[nodes.literal(claim_id, claim_id)]]
+        for v in verifications:
+            outcome = ledger.claim_outcome(v, evidence)
+            failing = [
+                n for n in evidence if n in v.snippets and v.snippets[n].status != ledger.MATCHED
+            ]
+            target = anchor(v, failing[0]) if failing else None
+            row.append(_mark(MARKS[outcome], f"{outcome} on {v.platform.jax}", target))
+        claim_rows.append(row)
+    pieces = sorted({name for v in verifications for name in v.pieces})
+    piece_rows = []
+    for piece in pieces:
+        row = [[nodes.literal(piece, piece)]]
+        for v in verifications:
+            outcome = v.pieces.get(piece)
+            if outcome is None:
+                row.append(_mark("·", "not checked", None))
+                continue
+            symbol = PIECE_MARKS.get(outcome.status, "✗")
+            target = None if outcome.status == ledger.IDENTICAL else anchor(v, piece)
+            row.append(_mark(symbol, outcome.status, target))
+        piece_rows.append(row)
+    out: list[nodes.Node] = [
+        nodes.paragraph(
+            text="Claims: ✓ holds · ≈ differs as recorded for that release · "
+            "✗ fails · blank dot: verified before the claim's snippet existed."
+        ),
+        _table(["claim", *header], claim_rows),
+    ]
+    if piece_rows:
+        out += [
+            nodes.paragraph(
+                text="Vendored pieces: ✓ identical upstream · ≈ differs (or is "
+                "absent) as the manifest records · ✗ an unrecorded change."
+            ),
+            _table(["piece", *header], piece_rows),
+        ]
+    out += _details(verifications)
+    return out
+
+
+def _details(verifications: list[ledger.Verification]) -> list[nodes.Node]:
+    out: list[nodes.Node] = []
+    for v in verifications:
+        notable = {
+            name: outcome
+            for name, outcome in {**v.snippets, **v.pieces}.items()
+            if outcome.status not in (ledger.MATCHED, ledger.IDENTICAL)
+        }
+        if not notable:
+            continue
+        section = nodes.rubric(text=v.platform.describe())
+        out.append(section)
+        for name, outcome in sorted(notable.items()):
+            para = nodes.paragraph(ids=[anchor(v, name)])
+            para += nodes.literal(name, name)
+            para += nodes.Text(f": {outcome.status}")
+            out.append(para)
+            if outcome.detail:
+                out.append(nodes.literal_block(outcome.detail, outcome.detail, language="diff"))
+    return out
+
+
+def _load(app: Sphinx) -> None:
+    project = find_project(Path(app.srcdir))
+    app.jaxwaits_ledger_dir = str(project.verified)
+    app.jaxwaits_ledger = ledger.load(project.verified)
+
+
+def setup(app: Sphinx) -> None:
+    app.add_directive("verification-matrix", MatrixDirective)
+    app.add_node(verification_matrix)
+    app.connect("builder-inited", _load)
