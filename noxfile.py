@@ -23,6 +23,8 @@ nox.options.sessions = ["tests", "docs"]
 os.environ["UV_PYTHON_DOWNLOADS"] = "never"  # no Python downloads: find one on this machine
 os.environ["UV_COMPILE_BYTECODE"] = "1"  # each snippet imports JAX afresh; bytecode saves seconds
 
+BUILD_SITE = ("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
+
 # The newest JAX needs Python >= 3.12; Read the Docs builds with 3.13.
 PYTHON = find_python("3.13") or find_python("3.12") or "3.13"
 
@@ -38,16 +40,8 @@ def tests(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the site into docs/_build/html, executing every snippet; warnings are errors."""
     session.install("-e", ".[docs]")
-    session.run(
-        "sphinx-build",
-        "-W",
-        "--keep-going",
-        "-b",
-        "html",
-        "docs",
-        "docs/_build/html",
-        *session.posargs,
-    )
+    session.run(*BUILD_SITE, *session.posargs)
+    session.run("python", "-m", "jaxwaits", "check-site", "docs/_build/html")
 
 
 @nox.session(python=PYTHON)
@@ -55,6 +49,13 @@ def record(session: nox.Session) -> None:
     """Re-run snippets (all, or those named after --) and rewrite their recorded outputs."""
     session.install("-e", ".[test]")
     session.run("python", "-m", "jaxwaits", "record", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Wall time of the full re-check against each snippet alone, and of a warm docs rebuild."""
+    session.install("-e", ".[docs]")
+    session.run("python", "benchmarks/recheck.py")
 
 
 @nox.session(python=PYTHON)
