@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -110,6 +111,9 @@ def _matrix(project: Project, args: argparse.Namespace) -> int:
     versions = sorted(
         {Version(v) for v in args.versions or project.matrix} | {releases.newest_jax()}
     )
+    if args.list:
+        print(json.dumps([str(v) for v in versions]))
+        return 0
     found = matrix.run_matrix(project, versions)
     return 0 if len(found) == len(versions) and all(v.passed for v in found) else 1
 
@@ -122,6 +126,15 @@ def _verify_latest(project: Project, args: argparse.Namespace) -> int:
     verification, took = matrix.verify_release(project, newest, jobs=None)
     print(f"<!-- verified in {took} -->\n{release_note(project, verification)}")
     return 0 if verification.passed else 1
+
+
+def _summary(project: Project, args: argparse.Namespace) -> int:
+    verifications = ledger.load(project.verified)
+    for verification in verifications:
+        print(f"- jax {verification.platform.jax}: {matrix.describe(verification)}")
+    if verifications:
+        print(release_note(project, verifications[-1]))
+    return 0 if all(v.passed for v in verifications) else 1
 
 
 def release_note(project: Project, verification: ledger.Verification) -> str:
@@ -192,10 +205,14 @@ def parser() -> argparse.ArgumentParser:
 
     mat = commands.add_parser("matrix", help="verify many releases (default: tool.jaxwaits.matrix)")
     mat.add_argument("versions", nargs="*")
+    mat.add_argument("--list", action="store_true", help="only print the releases, as JSON")
     mat.set_defaults(handler=_matrix)
 
     lat = commands.add_parser("verify-latest", help="verify the newest release if not yet done")
     lat.set_defaults(handler=_verify_latest)
+
+    summ = commands.add_parser("summary", help="the ledger in Markdown, newest release in full")
+    summ.set_defaults(handler=_summary)
     return top
 
 
