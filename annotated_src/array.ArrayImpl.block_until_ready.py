@@ -1,6 +1,6 @@
-  #| `use_cpp_method()` keeps this method out of the Python class that runs. `ArrayImpl` is
+  #| `use_cpp_method()` marks this method as one jaxlib implements natively. `ArrayImpl` is
   #| declared with `@use_cpp_class(xc.ArrayImpl)`, which copies every *unmarked* method onto
-  #| jaxlib's native `ArrayImpl` class; a marked method is left to the native class's own
+  #| jaxlib's native `ArrayImpl` class and leaves a marked one to the native class's own
   #| implementation. So `x.block_until_ready()` runs native code, and the body below is its
   #| reference semantics. {claim}`method-is-native`
   @use_cpp_method()

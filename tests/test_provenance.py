@@ -3,7 +3,7 @@
 from dataclasses import replace
 from pathlib import Path
 
-from jaxwaits import manifest, provenance, upstream
+from jaxwaits import manifest, provenance, upstream, wheels
 from jaxwaits.manifest import Entry
 from jaxwaits.project import find_project
 from jaxwaits.provenance import Found
@@ -47,7 +47,7 @@ def test_the_committed_manifest_is_what_the_wheels_contain():
     """
     try:
         computed, _ = provenance.compute(PROJECT, offline=True)
-    except provenance.wheels.CacheMissing as missing:
+    except wheels.CacheMissing as missing:
         raise AssertionError(str(missing)) from None
     committed = (PROJECT.annotated_src / manifest.FILE).read_text(encoding="utf-8")
     assert manifest.dumps(computed) == committed, (

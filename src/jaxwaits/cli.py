@@ -7,7 +7,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from jaxwaits import claims, drift, manifest, provenance, record, report
+from jaxwaits import claims, drift, manifest, provenance, record, report, upstream, wheels
 from jaxwaits.platform import probe
 from jaxwaits.project import Project, find_project
 from jaxwaits.runner import run_snippets
@@ -50,7 +50,10 @@ def _claims(project: Project, args: argparse.Namespace) -> int:
 
 def _provenance(project: Project, args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    computed, texts = provenance.compute(project, offline=args.offline)
+    try:
+        computed, texts = provenance.compute(project, offline=args.offline)
+    except (upstream.UnreadableSource, wheels.CacheMissing) as error:
+        raise SystemExit(f"jaxwaits: {error}") from None
     for entry in computed.pieces.values():
         print("\n".join(provenance.summary(entry)))
     seconds = time.perf_counter() - started
@@ -77,7 +80,10 @@ def _provenance(project: Project, args: argparse.Namespace) -> int:
 
 def _drift(project: Project, args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    jax, verdicts = drift.check(project, args.python)
+    try:
+        jax, verdicts = drift.check(project, args.python)
+    except upstream.UnreadableSource as error:
+        raise SystemExit(f"jaxwaits: {error}") from None
     print(f"installed: jax {jax.version} in {jax.root} (for {args.python})")
     for verdict in verdicts:
         print(("ok    " if verdict.ok else "FAIL  ") + verdict.message)

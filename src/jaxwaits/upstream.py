@@ -51,7 +51,7 @@ def parse(source: str, filename: str) -> ast.Module:
         raise UnreadableSource(
             f"{filename}:{error.lineno}: Python {platform.python_version()} cannot parse this "
             f"file ({error.msg}): it uses newer syntax. Run this command with a newer Python, "
-            "at least the one the JAX release requires (jax 0.12 needs Python >= 3.12)"
+            "at least the one the JAX release requires (jax 0.11.0 and later: Python >= 3.12)"
         ) from error
 
 

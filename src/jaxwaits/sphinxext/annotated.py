@@ -15,7 +15,8 @@ number in the upstream file at the copied release, and a link to those lines on 
 
 Notes are parsed as MyST, so roles in them (``{claim}`` included) work as in the page. A piece's
 page is ``<piece>.md``; a successor is linked as the page of that name beside it. The folder of
-pieces is ``annotated_source_dir`` in ``conf.py`` (default: ``annotated_src/`` of the checkout).
+pieces is ``annotated_source_dir`` in ``conf.py``, relative to the source folder (default:
+``annotated_src/`` of the checkout that holds the source folder).
 """
 
 from __future__ import annotations
@@ -100,7 +101,10 @@ class _PieceDirective(SphinxDirective):
         configured = self.config.annotated_source_dir
         if configured:
             return Path(self.env.srcdir, configured).resolve()
-        return find_project(Path(self.env.app.confdir)).annotated_src
+        try:
+            return find_project(Path(self.env.srcdir)).annotated_src
+        except SystemExit as missing:
+            raise self.error(f"{missing}; set annotated_source_dir in conf.py") from None
 
     def load(self) -> tuple[Manifest, Entry, Path]:
         folder = self.folder()
