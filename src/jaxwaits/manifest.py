@@ -56,11 +56,6 @@ class Entry:
     sha256: str = ""
     history: tuple[Run, ...] = ()
 
-    @property
-    def module(self) -> str:
-        """The upstream module's file name, for display (``api.py``)."""
-        return self.file.rsplit("/", 1)[-1]
-
     def run_for(self, version: str, releases: list[str]) -> Run | None:
         if version not in releases:
             return None

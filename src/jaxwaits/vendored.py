@@ -59,10 +59,6 @@ class Piece:
         return None
 
 
-def is_note(line: str) -> bool:
-    return _NOTE.match(line) is not None
-
-
 def parse(name: str, path: Path, text: str) -> Piece:
     """Split annotated text into upstream lines, each with the note attached to it."""
     lines: list[Line] = []

@@ -30,7 +30,8 @@ from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, _TokenType
 from sphinx import addnodes
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, SphinxTranslator
+from sphinx.writers.html5 import HTML5Translator
 
 from jaxwaits import manifest, vendored
 from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
@@ -47,16 +48,16 @@ class details(nodes.General, nodes.Element):
     """A collapsible block: ``<details>`` with a ``<summary>``, in HTML."""
 
 
-def _visit_details(translator, node: details) -> None:
+def _visit_details(translator: HTML5Translator, node: details) -> None:
     translator.body.append(f'<details class="{" ".join(node["classes"])}">')
     translator.body.append(f"<summary>{html.escape(node['summary'])}</summary>")
 
 
-def _depart_details(translator, node: details) -> None:
+def _depart_details(translator: HTML5Translator, node: details) -> None:
     translator.body.append("</details>")
 
 
-def _pass(translator, node: nodes.Node) -> None:
+def _pass(translator: SphinxTranslator, node: nodes.Node) -> None:
     """Other builders show the contents of a ``details`` block as they are."""
 
 
