@@ -21,18 +21,18 @@ def copy_to_host_async(x):
   #| The helper for leaves that are not concrete arrays.
   def try_to_copy(x):
     #| Unlike `try_to_block` in `jax.block_until_ready`, the `try` covers only the attribute
-    #| lookup ...
+    #| lookup, not the call.
     try:
-      #| ... so a leaf without the method (or a tracer, which raises `AttributeError` for this
-      #| name too) is skipped ...
+      #| A leaf without the method, or a tracer (which raises `AttributeError` for this name
+      #| too), fails here.
       copy_fn = x.copy_to_host_async
-    #| ... silently ...
+    #| It is skipped silently.
     except AttributeError:
-      #| ... and passed through.
+      #| The leaf passes through untouched.
       return x
-    #| ... while the call runs outside it ...
+    #| The call runs outside the `try`.
     else:
-      #| ... so an `AttributeError` raised inside a leaf's method propagates here.
+      #| So an `AttributeError` raised inside a leaf's method propagates here.
       return copy_fn()
 
   #| Concrete arrays are collected, as in the blocking wrapper.
@@ -44,9 +44,9 @@ def copy_to_host_async(x):
     if isinstance(leaf, (array.ArrayImpl, xc.ArrayImpl)):
       #| Collected for one batched call.
       arrays.append(leaf)
-    #| Other leaves ...
+    #| Other leaves are handled one by one, in tree order.
     else:
-      #| ... go through the helper at once.
+      #| Each goes through the helper at once.
       try_to_copy(leaf)
 
   #| No concrete array: nothing is started, and nothing said.
@@ -63,11 +63,11 @@ def copy_to_host_async(x):
     if jaxlib_extension_version >= 495 and ifrt_version >= 71:
       #| One runtime call starts every copy.
       _jax.batched_copy_to_host_async(arrays)
-    #| Older jaxlib ...
+    #| Older jaxlib: one method call per array.
     else:
-      #| ... one method call per array ...
+      #| Every array in turn.
       for arr in arrays:
-        #| ... each only starting its copy.
+        #| Each call only starts its copy.
         try_to_copy(arr)
 
   #| The argument itself comes back; its values may still be in flight to the host.

@@ -2,8 +2,9 @@
   #| copied onto jaxlib's `ArrayImpl` and is the code that runs. The decorator only names the
   #| call in profiler traces.
   @profiler.annotate_function
-  #| It starts a device-to-host copy and returns; the values arrive later, in the array's
-  #| host cache, where `np.asarray(x)` finds them. {claim}`copy-to-host-async-starts-only`
+  #| It starts a device-to-host copy and returns. Reading the values on the host
+  #| (`np.asarray(x)`) is a separate call, and that one waits for the transfer.
+  #| {claim}`copy-to-host-async-starts-only` {claim}`three-waits`
   def copy_to_host_async(self):
     #| The same deletion check as the blocking method, first. {claim}`checks-deleted-first`
     self._check_if_deleted()
@@ -18,11 +19,11 @@
         _jax.batched_copy_to_host_async([self])
       #| Older jaxlib: the per-shard path this method had up to jax 0.11.2.
       else:
-        #| A fully replicated array with a shard on this process needs only one copy ...
+        #| A fully replicated array with a shard on this process needs only one copy.
         if self.is_fully_replicated and self.sharding.has_addressable_devices:
-          #| ... of its first shard ...
+          #| The copy of its first shard starts.
           self._copy_single_device_array_to_host_async()
-          #| ... and nothing more.
+          #| Nothing more is started.
           return
         #| Otherwise one copy per shard that the host value needs (replicas skipped).
         for i, _ in _cached_index_calc(self.sharding, self.shape):

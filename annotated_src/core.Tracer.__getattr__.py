@@ -46,15 +46,15 @@
     else:
       #| The kind of attribute decides how it binds.
       t = type(attr)
-      #| A property declared on the abstract value for its tracers ...
+      #| An `aval_property`: declared on the abstract value, meant for its tracers.
       if t is aval_property:
-        #| ... is evaluated with the tracer as `self`.
+        #| It is evaluated with the tracer as `self`.
         return attr.fget(self)
-      #| A method declared for tracers ...
+      #| An `aval_method`: a method the abstract value provides for its tracers.
       elif t is aval_method:
-        #| ... is bound to the tracer.
+        #| It comes back bound to the tracer.
         return types.MethodType(attr.fun, self)
-      #| Anything else ...
+      #| Any other attribute of the abstract value.
       else:
-        #| ... comes back as the abstract value has it.
+        #| It comes back unchanged.
         return attr

@@ -23,11 +23,11 @@
       except _jax.JaxRuntimeError as e:
         #| Errors are compared by type and arguments.
         key = (type(e), e.args)
-        #| The first of each kind is kept ...
+        #| Only an error not seen before is kept.
         if not key in seen:
-          #| ... remembered ...
+          #| Its key is recorded, for the comparisons that follow.
           seen.append(key)
-          #| ... and queued to be raised.
+          #| The error is queued, to be raised once every token has been waited on.
           exceptions.append(e)
 
     #| All tokens are dropped, waited on or failed: a second barrier right after this one
@@ -36,9 +36,9 @@
 
     #| The barrier is also where a failed effectful computation reports its error.
     if exceptions:
-      #| One distinct error is raised as it is ...
+      #| A single distinct error is raised as it is.
       if len(exceptions) == 1:
-        #| ... unwrapped.
+        #| The `JaxRuntimeError` itself, not wrapped in a group.
         raise exceptions[0]
       #| Several are raised together, as an `ExceptionGroup`. This collecting entered in jax
       #| 0.12.0; up to 0.11.2 the first failing token raised at once, the tokens after it were
