@@ -33,6 +33,8 @@ PYTHON = find_python("3.13") or find_python("3.12") or "3.13"
 def tests(session: nox.Session) -> None:
     """Every link in the chain: snippets against recorded outputs, claims, vendored pieces."""
     session.install("-e", ".[test]")
+    # Fills the wheel cache (every jax release since 0.4.16) and fails if the manifest is stale.
+    session.run("python", "-m", "jaxwaits", "provenance", "--check")
     session.run("pytest", *session.posargs)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 from jaxwaits import ledger
@@ -21,6 +23,16 @@ def markdown(project: Project, claim: Claim) -> str:
     return f"[`{claim.id}`: {claim.statement} ({verified})]({url(project, claim.id)})"
 
 
+def _words(text: str) -> list[str]:
+    """The words of a text, without markup, punctuation or quote styles."""
+    return re.findall(r"[A-Za-z0-9_]+", text)
+
+
+def _text(page: Path) -> str:
+    """The visible text of an HTML page (roughly: tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
+
+
 def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
     """Every claim's page, anchor and cite link resolves in a built site at ``html``."""
     problems = []
@@ -29,7 +41,7 @@ def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
         page = html / link
         if not page.is_file():
             problems.append(f"{claim.id}: cite links to {link}, which the build lacks")
-        elif claim.statement.split()[0] not in page.read_text(encoding="utf-8"):
+        elif " ".join(_words(claim.statement)) not in " ".join(_words(_text(page))):
             problems.append(f"{claim.id}: {link} does not state the claim")
         declared = html / claim.file.relative_to(project.docs).with_suffix(".html")
         text = declared.read_text(encoding="utf-8") if declared.is_file() else ""

@@ -10,7 +10,22 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from jaxwaits import cite, claims, jaxenv, ledger, matrix, record, releases, report, verify
+from jaxwaits import (
+    cite,
+    claims,
+    drift,
+    jaxenv,
+    ledger,
+    manifest,
+    matrix,
+    provenance,
+    record,
+    releases,
+    report,
+    upstream,
+    verify,
+    wheels,
+)
 from jaxwaits.platform import probe
 from jaxwaits.project import Project, find_project
 from jaxwaits.runner import run_on, run_snippets
@@ -155,6 +170,53 @@ def release_note(project: Project, verification: ledger.Verification) -> str:
     return "\n".join(lines)
 
 
+def _provenance(project: Project, args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        computed, texts = provenance.compute(project, offline=args.offline)
+    except (upstream.UnreadableSource, wheels.CacheMissing) as error:
+        raise SystemExit(f"jaxwaits: {error}") from None
+    for entry in computed.pieces.values():
+        print("\n".join(provenance.summary(entry)))
+    seconds = time.perf_counter() - started
+    path = project.annotated_src / manifest.FILE
+    new, old = manifest.dumps(computed), path.read_text(encoding="utf-8")
+    print(
+        f"{len(computed.pieces)} pieces over {len(computed.releases)} releases "
+        f"({computed.releases[0]} to {computed.releases[-1]}) in {seconds:.1f} s"
+    )
+    if args.check:
+        if new != old:
+            print(report.diff(old, new, f"{project.relative(path)} (committed)", "computed now"))
+            print("the manifest is out of date; rewrite it with: python -m jaxwaits provenance")
+        return int(new != old)
+    path.write_text(new, encoding="utf-8")
+    print(f"{project.relative(path)}: {'unchanged' if new == old else 'rewritten'}")
+    for name, text in texts.items():
+        piece = project.annotated_src / f"{name}.py"
+        if not piece.exists():
+            piece.write_text(text, encoding="utf-8")
+            print(f"{project.relative(piece)}: new, copied from upstream; annotate it")
+    return 0
+
+
+def _drift(project: Project, args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        jax, verdicts = drift.check(project, args.python)
+    except upstream.UnreadableSource as error:
+        raise SystemExit(f"jaxwaits: {error}") from None
+    print(f"installed: jax {jax.version} in {jax.root} (for {args.python})")
+    for verdict in verdicts:
+        print(("ok    " if verdict.ok else "FAIL  ") + verdict.message)
+    failed = sum(not verdict.ok for verdict in verdicts)
+    print(
+        f"{len(verdicts)} pieces: {len(verdicts) - failed} as recorded, {failed} unrecorded "
+        f"difference(s), in {time.perf_counter() - started:.1f} s"
+    )
+    return 1 if failed else 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m jaxwaits", description=__doc__)
     commands = top.add_subparsers(dest="command", required=True)
@@ -213,6 +275,19 @@ def parser() -> argparse.ArgumentParser:
 
     summ = commands.add_parser("summary", help="the ledger in Markdown, newest release in full")
     summ.set_defaults(handler=_summary)
+
+    prov = commands.add_parser(
+        "provenance", help="recompute the vendored pieces' history from the released jax wheels"
+    )
+    prov.add_argument("--offline", action="store_true", help="use only the cached wheels")
+    prov.add_argument("--check", action="store_true", help="fail if the manifest is out of date")
+    prov.set_defaults(handler=_provenance)
+
+    dri = commands.add_parser(
+        "drift", help="check the vendored pieces against the installed jax, as the manifest says"
+    )
+    dri.add_argument("--python", default=sys.executable, help="interpreter with JAX installed")
+    dri.set_defaults(handler=_drift)
     return top
 
 

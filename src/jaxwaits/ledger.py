@@ -20,8 +20,9 @@ from jaxwaits.platform import Platform
 MATCHED = "matched"
 KNOWN = "known difference"
 # A vendored piece passes when upstream is identical or differs exactly as the manifest records.
-IDENTICAL, AS_RECORDED = "identical", "differs as recorded"
-PASSING = {MATCHED, KNOWN, IDENTICAL, AS_RECORDED}
+IDENTICAL, AS_RECORDED, ABSENT = "identical", "differs as recorded", "absent as recorded"
+UNRECORDED = "unrecorded change"
+PASSING = {MATCHED, KNOWN, IDENTICAL, AS_RECORDED, ABSENT}
 
 
 @dataclass(frozen=True)

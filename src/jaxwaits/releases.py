@@ -25,10 +25,15 @@ def index_url() -> str:
 
 
 @cache
-def _files(project: str) -> tuple[dict, ...]:
+def index_files(project: str) -> tuple[dict, ...]:
+    """Every file of ``project`` on the index (PEP 691 JSON), yanked ones included."""
     request = urllib.request.Request(f"{index_url()}/{project}/", headers={"Accept": _ACCEPT})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return tuple(f for f in json.load(response)["files"] if not f.get("yanked"))
+    with urllib.request.urlopen(request, timeout=120) as response:
+        return tuple(json.load(response)["files"])
+
+
+def _files(project: str) -> list[dict]:
+    return [f for f in index_files(project) if not f.get("yanked")]
 
 
 def _linux_wheels(project: str, version: Version) -> list[str]:

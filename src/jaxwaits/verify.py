@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxwaits import claims
+from jaxwaits import claims, drift
 from jaxwaits.ledger import KNOWN, MATCHED, Outcome, Verification
 from jaxwaits.project import Project
 from jaxwaits.report import claims_by_snippet, describe, diff
@@ -21,7 +21,7 @@ def snippet_outcome(result: Result, backs: list[str], fix: str | None) -> Outcom
 
 
 def verify(project: Project, python: str, jobs: int | None = None) -> Verification:
-    """What every snippet printed on ``python``'s JAX."""
+    """What every snippet printed on ``python``'s JAX, and how each vendored piece compares."""
     results, platform = run_on(load_snippets(project.snippets), python=python, jobs=jobs)
     backs = claims_by_snippet(claims.scan(project).evidence())
     outcomes = {}
@@ -34,4 +34,6 @@ def verify(project: Project, python: str, jobs: int | None = None) -> Verificati
                 f"nox -s verify -- {platform.jax} --record-known {name}"
             )
         outcomes[name] = snippet_outcome(result, backs.get(name, []), fix)
-    return Verification(platform, outcomes)
+    _, verdicts = drift.check(project, python)
+    pieces = {v.piece: Outcome(v.status, v.message) for v in verdicts}
+    return Verification(platform, outcomes, pieces)

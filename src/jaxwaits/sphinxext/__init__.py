@@ -6,20 +6,16 @@
 - :mod:`~jaxwaits.sphinxext.claims` provides the ``{claim}`` directive and role, one page per
   claim, and the claims index.
 - :mod:`~jaxwaits.sphinxext.matrix` renders the ledger: claims and pieces against releases.
+- :mod:`~jaxwaits.sphinxext.annotated` renders the vendored pieces with their notes.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
 
-from jaxwaits.sphinxext import claims, evidence, kernels, matrix
-
-
-def _add_static(app: Sphinx) -> None:
-    app.config.html_static_path.append(str(Path(__file__).parent.parent / "static"))
+from jaxwaits.sphinxext import annotated, claims, evidence, kernels, matrix
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -27,6 +23,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     evidence.setup(app)
     claims.setup(app)
     matrix.setup(app)
-    app.connect("builder-inited", _add_static)
-    app.add_css_file("jaxwaits.css")
+    annotated.setup(app)
+    app.add_css_file("jaxwaits.css")  # annotated.setup adds the package's static folder
     return {"version": "0.1", "parallel_read_safe": False, "parallel_write_safe": True}

@@ -79,6 +79,8 @@ class ClaimDirective(SphinxDirective):
         box["ids"] = [f"claim-{claim_id}", *(f"claim-{old}" for old in renamed)]
         self.set_source_info(box)
         head = nodes.paragraph(classes=["jaxwaits-claim-id"])
+        head += nodes.inline("claim", "claim", classes=["jaxwaits-claim-word"])
+        head += nodes.Text(" ")
         head += addnodes.pending_xref(
             "",
             nodes.literal(claim_id, claim_id),
@@ -89,12 +91,14 @@ class ClaimDirective(SphinxDirective):
             refdoc=self.env.docname,
         )
         box += head
-        box += self.parse_content_to_nodes()
+        statement = self.parse_content_to_nodes()
+        box += statement
         box += claim_status(claim_id=claim_id)
         _claims(self.env)[claim_id] = {
             "docname": self.env.docname,
             "line": self.lineno,
             "statement": " ".join("\n".join(self.content).split()),
+            "rendered": [node.deepcopy() for node in statement],  # for its page and the index
             "evidence": self.options.get("evidence", "").replace(",", " ").split(),
             "needs": self.options.get("needs"),
             "rests_on": self.options.get("rests-on"),
@@ -112,9 +116,6 @@ class ClaimRole(SphinxRole):
         label = text.strip() if target else claim_id
         node = claim_reference(claim_id=claim_id, label=label, explicit=bool(target))
         self.set_source_info(node)
-        refs = getattr(self.env, "jaxwaits_refs", {})
-        refs.setdefault(self.env.docname, []).append(claim_id)
-        self.env.jaxwaits_refs = refs
         return [node], []
 
 
@@ -161,11 +162,11 @@ def _uri(app: Sphinx, fromdoc: str, todoc: str, anchor: str = "") -> str:
     return f"{uri}#{anchor}" if anchor else uri
 
 
-def _link(app: Sphinx, fromdoc: str, todoc: str, anchor: str, text: str) -> nodes.reference:
+def _link(
+    app: Sphinx, fromdoc: str, todoc: str, anchor: str, text: str, code: bool = False
+) -> nodes.reference:
     ref = nodes.reference("", "", internal=True, refuri=_uri(app, fromdoc, todoc, anchor))
-    ref += (
-        nodes.literal(text, text) if anchor.startswith(("claim-", "snippet-")) else nodes.Text(text)
-    )
+    ref += nodes.literal(text, text) if code else nodes.Text(text)
     return ref
 
 
@@ -184,12 +185,20 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim_id: str) -> nodes.paragra
         for i, cell in enumerate(cells):
             if i:
                 para += nodes.Text(", ")
-            para += _link(app, fromdoc, cell.docname, cell.anchor, cell.snippet)
+            para += _link(app, fromdoc, cell.docname, cell.anchor, cell.snippet, code=True)
     return para
 
 
 def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
     claims = _claims(app.env)
+    # Pages and the index copy claims' statements in, so they go first; the copies' status lines
+    # and references are then resolved with everything else.
+    for node in list(doctree.findall(claim_page)):
+        node.replace_self(_page_body(app, fromdoc, node["claim_id"]))
+    for node in list(doctree.findall(claims_index)):
+        node.replace_self(_index_table(app, fromdoc))
+    for node in list(doctree.findall(matrix.verification_matrix)):
+        node.replace_self(matrix.build(app, claims))
     for node in list(doctree.findall(claim_status)):
         node.replace_self(_status_paragraph(app, fromdoc, node["claim_id"]))
     aliases = {old: cid for cid, c in claims.items() for old in c["renamed_from"]}
@@ -199,43 +208,40 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
             node.replace_self(nodes.problematic(node["label"], node["label"]))
             continue
         label = node["label"] if node["explicit"] else claim_id
-        ref = _link(app, fromdoc, claims[claim_id]["docname"], f"claim-{claim_id}", label)
+        target = claims[claim_id]["docname"]
+        ref = _link(app, fromdoc, target, f"claim-{claim_id}", label, code=not node["explicit"])
         ref["classes"].append("jaxwaits-claim-ref")
         ref["reftitle"] = claims[claim_id]["statement"]
         node.replace_self(ref)
-    for node in list(doctree.findall(claim_page)):
-        node.replace_self(_page_body(app, fromdoc, node["claim_id"]))
-    for node in list(doctree.findall(claims_index)):
-        node.replace_self(_index_table(app, fromdoc))
-    for node in list(doctree.findall(matrix.verification_matrix)):
-        node.replace_self(matrix.build(app, claims))
 
 
 def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
     claim = _claims(app.env).get(claim_id)
     if claim is None:
         return [nodes.paragraph(text=f"No claim {claim_id} is declared.")]
-    statement = nodes.paragraph(classes=["jaxwaits-claim-statement"])
-    statement += nodes.Text(claim["statement"])
+    statement = nodes.container(classes=["jaxwaits-claim-statement"])
+    statement += [node.deepcopy() for node in claim["rendered"]]
     stated = nodes.paragraph()
     stated += nodes.Text("Stated in ")
     title = app.env.titles[claim["docname"]].astext()
     stated += _link(app, fromdoc, claim["docname"], f"claim-{claim_id}", title)
     stated += nodes.Text(f"; permanent anchor #claim-{claim_id}.")
     body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim_id), stated]
-    citing = [
-        doc
-        for doc, ids in sorted(getattr(app.env, "jaxwaits_refs", {}).items())
-        if claim_id in ids or any(old in ids for old in claim["renamed_from"])
-    ]
-    if citing:
-        cited = nodes.paragraph()
-        cited += nodes.Text("Cited from: ")
-        for i, doc in enumerate(citing):
-            if i:
-                cited += nodes.Text(", ")
-            cited += _link(app, fromdoc, doc, "", app.env.titles[doc].astext())
-        body.append(cited)
+    names = {claim_id, *claim["renamed_from"]}
+    citing = nodes.bullet_list()
+    for doc, citations in sorted(getattr(app.env, "jaxwaits_refs", {}).items()):
+        places = [c for c in citations if c.claim_id in names]
+        if not places or doc == fromdoc:
+            continue
+        item = nodes.paragraph()
+        item += _link(app, fromdoc, doc, "", app.env.titles[doc].astext())
+        labelled = [c for c in places if c.label]
+        for i, place in enumerate(labelled):
+            item += nodes.Text(": " if i == 0 else ", ")
+            item += _link(app, fromdoc, doc, place.anchor, place.label)
+        citing += nodes.list_item("", item)
+    if len(citing):
+        body += [nodes.paragraph(text="Cited from:"), citing]
     return body
 
 
@@ -252,20 +258,23 @@ def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
     body = nodes.tbody()
     for claim_id in sorted(claims):
         found = status(app, claims[claim_id])
-        link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id)
+        link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
         mark = nodes.inline(found.kind, found.kind, classes=[f"jaxwaits-{found.kind}"])
-        body += _row([link, nodes.Text(claims[claim_id]["statement"]), mark])
+        statement = [node.deepcopy() for node in claims[claim_id]["rendered"]]
+        body += _row([link, statement, mark])
     group += body
     return table
 
 
-def _row(cells: list[nodes.Node]) -> nodes.row:
+def _row(cells: list[nodes.Node | list[nodes.Node]]) -> nodes.row:
+    """A table row; a cell is inline content, or a list of body elements (paragraphs)."""
     row = nodes.row()
     for content in cells:
         entry = nodes.entry()
-        para = nodes.paragraph()
-        para += content
-        entry += para
+        if isinstance(content, list):
+            entry += content
+        else:
+            entry += nodes.paragraph("", "", content)
         row += entry
     return row
 
@@ -347,6 +356,35 @@ def _consistency(app: Sphinx, env: BuildEnvironment) -> None:
                 )
 
 
+@dataclass(frozen=True)
+class Citation:
+    """A reference to a claim, and the nearest place on its page that can be linked."""
+
+    claim_id: str
+    anchor: str
+    label: str  # e.g. "L645" for a line of an annotated piece; empty for a plain anchor
+
+
+def _collect_citations(app: Sphinx, doctree: nodes.document) -> None:
+    """Where each reference sits: the nearest enclosing anchor (an annotated line's, say)."""
+    found = []
+    for node in doctree.findall(claim_reference):
+        anchor, label = "", ""
+        parent = node.parent
+        while parent is not None:
+            if parent.get("cite_anchor"):
+                anchor, label = parent["cite_anchor"], parent.get("cite_label", "")
+                break
+            if parent.get("ids"):
+                anchor = parent["ids"][0]
+                break
+            parent = parent.parent
+        found.append(Citation(node["claim_id"], anchor, label))
+    refs = getattr(app.env, "jaxwaits_refs", {})
+    refs[app.env.docname] = found
+    app.env.jaxwaits_refs = refs
+
+
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     for claim_id in [k for k, v in _claims(env).items() if v["docname"] == docname]:
         del _claims(env)[claim_id]
@@ -395,6 +433,7 @@ def setup(app: Sphinx) -> None:
     for node in (claim_status, claim_reference, claim_page, claims_index):
         app.add_node(node)
     app.connect("builder-inited", _write_pages)
+    app.connect("doctree-read", _collect_citations)
     app.connect("env-purge-doc", _purge)
     app.connect("env-get-outdated", _also_reread)
     app.connect("env-check-consistency", _consistency)

@@ -18,6 +18,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
+from sphinx.util.docutils import SphinxRole
 
 from jaxwaits import claims, report
 from jaxwaits.platform import Platform, probe
@@ -151,6 +152,41 @@ def _claims_of(app: Sphinx) -> dict[str, list[str]]:
     return app.jaxwaits_backs
 
 
+class evidence_reference(nodes.Inline, nodes.Element):
+    """Placeholder for an ``{evidence}`` reference, resolved once every page has run."""
+
+
+class EvidenceRole(SphinxRole):
+    """{evidence}`snippet` or {evidence}`text <snippet>`: a link to the cell that executed it."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        text, _, target = self.text.partition("<")
+        name = target.rstrip(">").strip() if target else text.strip()
+        node = evidence_reference(snippet=name, label=text.strip() if target else name)
+        self.set_source_info(node)
+        return [node], []
+
+
+def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    cells = {cell.snippet: cell for cell in cell_results(app.env)}
+    for node in list(doctree.findall(evidence_reference)):
+        cell = cells.get(node["snippet"])
+        if cell is None:
+            logger.warning(
+                "no page executes snippet %r",
+                node["snippet"],
+                location=node,
+                type="jaxwaits",
+                subtype="evidence",
+            )
+            node.replace_self(nodes.problematic(node["label"], node["label"]))
+            continue
+        uri = app.builder.get_relative_uri(fromdoc, cell.docname) + f"#{cell.anchor}"
+        ref = nodes.reference("", "", internal=True, refuri=uri)
+        ref += nodes.literal(node["label"], node["label"])
+        node.replace_self(ref)
+
+
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     getattr(env, "jaxwaits_cells", {}).pop(docname, None)
 
@@ -163,3 +199,6 @@ def setup(app: Sphinx) -> None:
     app.connect("builder-inited", _platform)
     app.connect("doctree-read", _check_cells)
     app.connect("env-purge-doc", _purge)
+    app.add_role("evidence", EvidenceRole())
+    app.add_node(evidence_reference)
+    app.connect("doctree-resolved", _resolve)

@@ -21,7 +21,7 @@ MARKS = {
     ledger.FAILS: "✗",
     ledger.NOT_RUN: "·",
 }
-PIECE_MARKS = {ledger.IDENTICAL: "✓", ledger.AS_RECORDED: "≈"}
+PIECE_MARKS = {ledger.IDENTICAL: "✓", ledger.AS_RECORDED: "≈", ledger.ABSENT: "–"}
 
 
 class verification_matrix(nodes.General, nodes.Element):
@@ -110,8 +110,8 @@ def build(app: Sphinx, claims: dict[str, dict]) -> list[nodes.Node]:
     if piece_rows:
         out += [
             nodes.paragraph(
-                text="Vendored pieces: ✓ identical upstream · ≈ differs (or is "
-                "absent) as the manifest records · ✗ an unrecorded change."
+                text="Vendored pieces: ✓ identical upstream · ≈ differs as the manifest records · "
+                "– absent, as the manifest records · ✗ an unrecorded change."
             ),
             _table(["piece", *header], piece_rows),
         ]

@@ -1,0 +1,18 @@
+# env: XLA_FLAGS=--xla_force_host_platform_device_count=4
+"""Blocking an array waits for its own buffer only, not for earlier work on another device."""
+
+import jax
+import jax.numpy as jnp
+
+dev0, dev1 = jax.devices()[:2]  # two of the four host devices
+matmul = jax.jit(lambda a: a @ a)
+large = jax.device_put(jnp.ones((3000, 3000)), dev0)
+small = jax.device_put(jnp.ones((64, 64)), dev1)
+matmul(large).block_until_ready()  # warm-up: compile for both devices and shapes
+matmul(small).block_until_ready()
+
+b = matmul(large)  # dispatched first, on device 0
+s = matmul(small)  # dispatched second, on device 1
+s.block_until_ready()
+print("large (device 0) ready after blocking small (device 1):", b.is_ready())
+print("large ready after blocking large:", b.block_until_ready().is_ready())

@@ -1,0 +1,27 @@
+"""copy_to_host_async() returns at once and starts the transfer; a later np.asarray uses it."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+# On CPU an int4 result cannot be viewed in place, so reading it is a real device-to-host copy.
+product = jax.jit(lambda a: (a @ a).astype(jnp.int4))
+x = jnp.ones((3000, 3000))
+product(x).block_until_ready()  # warm-up
+
+y = product(x)
+print("copy_to_host_async returns:", y.copy_to_host_async())
+print("ready right after copy_to_host_async:", y.is_ready())
+with jax.transfer_guard_device_to_host("disallow"):
+    host = np.asarray(y)  # waits; no new transfer: the one already started serves it
+print("np.asarray under a device-to-host guard afterwards:", type(host).__name__, host.shape)
+print("ready after np.asarray:", y.is_ready())
+
+z = product(x)
+with jax.transfer_guard_device_to_host("disallow"):
+    try:
+        np.asarray(z)
+        print("without copy_to_host_async, np.asarray under the guard: no error")
+    except Exception as e:
+        disallowed = "Disallowed device-to-host transfer" in str(e)
+        print("without copy_to_host_async, np.asarray under the guard is refused:", disallowed)

@@ -1,0 +1,175 @@
+"""The drift check: each vendored piece against the installed JAX, as the manifest expects.
+
+The installed piece must be identical to the vendored text, or differ exactly as the manifest
+records for that release (same upstream text), or be absent where the manifest says so. A release
+the manifest does not know (a new one, or a development build) must be identical. Anything else
+fails, with a unified diff and the notes whose sections changed, so a maintainer knows which
+sentences to re-read.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxwaits import ledger, manifest, upstream, vendored
+from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Run
+from jaxwaits.project import Project
+from jaxwaits.provenance import sha256
+from jaxwaits.report import diff
+
+_FIND_JAX = """
+import importlib.metadata, importlib.util, json, os
+spec = importlib.util.find_spec("jax")  # finds the package without importing it
+print(json.dumps({"version": importlib.metadata.version("jax"),
+                  "root": os.path.dirname(spec.submodule_search_locations[0])}))
+"""
+RECORD_COMMAND = "python -m jaxwaits provenance"
+
+
+@dataclass(frozen=True)
+class Installed:
+    """The JAX an interpreter would import: its version and the folder holding ``jax/``."""
+
+    version: str
+    root: Path
+
+
+@dataclass(frozen=True)
+class Verdict:
+    piece: str
+    status: str  # as the ledger records it: ledger.IDENTICAL, AS_RECORDED, ABSENT or UNRECORDED
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status != ledger.UNRECORDED
+
+
+def installed(python: str) -> Installed:
+    """Ask ``python`` where its ``jax`` package is, without importing it."""
+    done = subprocess.run(
+        [python, "-c", _FIND_JAX], capture_output=True, text=True, timeout=60, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"jaxwaits: {python} has no jax package:\n{done.stderr.strip()}")
+    found = json.loads(done.stdout)
+    return Installed(found["version"], Path(found["root"]))
+
+
+def installed_text(jax: Installed, entry: Entry) -> str | None:
+    """The piece's text in the installed JAX, or None if it is not there."""
+    path = jax.root / entry.file
+    if not path.exists():
+        return None
+    source = path.read_bytes().decode("utf-8")
+    span = upstream.locate(upstream.parse(source, str(path)), entry.qualname)
+    return span.text(source) if span else None
+
+
+def changed_notes(piece: vendored.Piece, new: str) -> list[tuple[int, vendored.Note]]:
+    """(piece line index, note) for each note whose section ``new`` changes, in order."""
+    old_lines = piece.upstream.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(a=old_lines, b=new.splitlines(keepends=True), autojunk=False)
+    touched: set[int] = set()
+    for tag, i1, i2, _, _ in matcher.get_opcodes():
+        if tag in ("replace", "delete"):
+            touched.update(range(i1, i2))
+        elif tag == "insert":
+            touched.add(max(i1 - 1, 0))  # new lines join the section of the line before them
+    found: dict[int, tuple[int, vendored.Note]] = {}
+    for index in sorted(touched):
+        note = piece.section_note(index)
+        if note and note.at not in found:
+            found[note.at] = (index, note)
+    return list(found.values())
+
+
+def _recorded(run: Run | None) -> str:
+    if run is None:
+        return "nothing (the manifest does not know this release)"
+    return run.status + (f" ({run.change})" if run.change else "")
+
+
+def _failure(
+    entry: Entry, piece: vendored.Piece, version: str, text: str | None, run: Run | None, rel: str
+) -> str:
+    lines = [
+        f"{entry.name} ({rel}): jax {version} does not match what the manifest records "
+        f"for it: {_recorded(run)}"
+    ]
+    if sha256(piece.upstream) != entry.sha256:
+        lines.append(
+            f"  {rel} without its notes is not the upstream text of jax {entry.release} "
+            "it says it was copied from (was a code line edited?)"
+        )
+    if text is None:
+        lines.append(f"  {entry.qualname} is not in {entry.file} of the installed jax {version}")
+        return "\n".join(lines)
+    lines.append(
+        diff(
+            piece.upstream,
+            text,
+            f"{rel} (notes removed; jax {entry.release})",
+            f"{entry.file}:{entry.qualname} (installed jax {version})",
+        ).rstrip("\n")
+    )
+    notes = changed_notes(piece, text)
+    if notes:
+        lines.append("notes on the changed lines; re-read them:")
+        for index, note in notes:
+            first = note.text.strip().splitlines()[0] if note.text.strip() else "(empty)"
+            lines.append(f"  {rel}:{note.at} (upstream line {entry.lines[0] + index}): {first}")
+    lines.append(
+        f"if the installed text is the new upstream one, record it with {RECORD_COMMAND}"
+        " (and re-vendor the piece if it should follow)"
+    )
+    return "\n".join(lines)
+
+
+def _as_recorded(entry: Entry, run: Run | None, version: str) -> str:
+    why = f"; why: {' '.join(run.why.split())}" if run and run.why else ""
+    if run is None or run.status == IDENTICAL:
+        known = "" if run else f" (jax {version} is not in the manifest)"
+        return f"identical to the vendored text of jax {entry.release}{known}"
+    span = f"jax {run.first} to {run.last}"
+    if run.status == ABSENT:
+        successor = f"; succeeded by {run.succeeded_by}" if run.succeeded_by else ""
+        return f"absent, as recorded for {span} ({run.change}{successor}){why}"
+    return f"differs as recorded for {span} ({run.change} against jax {entry.release}){why}"
+
+
+def check_piece(
+    entry: Entry, piece: vendored.Piece, version: str, text: str | None, run: Run | None, rel: str
+) -> Verdict:
+    """Judge one piece: its installed ``text`` against the manifest's ``run`` for ``version``."""
+    intact = sha256(piece.upstream) == entry.sha256
+    status = run.status if run else IDENTICAL
+    if text is None:
+        ok = intact and status == ABSENT
+    elif status == DIFFERS:
+        ok = intact and run is not None and sha256(text) == run.sha256
+    else:
+        ok = intact and status == IDENTICAL and text == piece.upstream
+    if not ok:
+        failure = _failure(entry, piece, version, text, run, rel)
+        return Verdict(entry.name, ledger.UNRECORDED, failure)
+    kind = {IDENTICAL: ledger.IDENTICAL, DIFFERS: ledger.AS_RECORDED, ABSENT: ledger.ABSENT}
+    return Verdict(entry.name, kind[status], f"{entry.name}: {_as_recorded(entry, run, version)}")
+
+
+def check(project: Project, python: str) -> tuple[Installed, list[Verdict]]:
+    """Every piece in the manifest, against the JAX that ``python`` has."""
+    jax = installed(python)
+    recorded = manifest.load(project.annotated_src)
+    verdicts = []
+    for name, entry in recorded.pieces.items():
+        path = project.annotated_src / f"{name}{vendored.SUFFIX}"
+        piece = vendored.read(path)
+        run = entry.run_for(jax.version, recorded.releases)
+        text = installed_text(jax, entry)
+        verdicts.append(check_piece(entry, piece, jax.version, text, run, project.relative(path)))
+    return jax, verdicts

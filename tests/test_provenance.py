@@ -1,0 +1,56 @@
+"""The history in the manifest: how runs are formed, and that the committed one is current."""
+
+from dataclasses import replace
+from pathlib import Path
+
+from jaxwaits import manifest, provenance, upstream, wheels
+from jaxwaits.manifest import Entry
+from jaxwaits.project import find_project
+from jaxwaits.provenance import Found
+
+PROJECT = find_project(Path(__file__).parent)
+OLD, NEW = "def f():\n  pass\n", "def f():\n  return 1\n"
+
+
+def found(text):
+    return Found(True, upstream.Span(1, 2), text) if text else Found(True)
+
+
+def test_runs_group_equal_neighbours_and_name_the_successor():
+    entry = Entry("m.f", "jax/_src/m.py", "f", release="3", successor="m.g")
+    texts = {"1": None, "2": OLD, "3": NEW, "4": NEW, "5": None}
+    runs = provenance.history(entry, list(texts), {v: found(t) for v, t in texts.items()})
+    assert [(r.first, r.last, r.status, r.change, r.succeeded_by) for r in runs] == [
+        ("1", "1", "absent", "not yet in jax/_src/m.py", ""),
+        ("2", "2", "differs", "+1/-1 lines", ""),
+        ("3", "4", "identical", "", ""),
+        ("5", "5", "absent", "removed from jax/_src/m.py", "m.g"),
+    ]
+    assert "-  return 1\n+  pass\n" in runs[1].diff
+
+
+def test_a_why_is_kept_while_its_text_is_the_same():
+    entry = Entry("m.f", "f.py", "f", release="3")
+    texts = {"1": OLD, "2": NEW, "3": NEW}
+    runs = provenance.history(entry, list(texts), {v: found(t) for v, t in texts.items()})
+    entry = manifest.with_history(entry, (1, 2), provenance.sha256(NEW), runs)
+    written = replace(entry, history=(replace(runs[0], why="Because."), runs[1]))
+    again = manifest.with_history(written, (1, 2), provenance.sha256(NEW), runs)
+    assert [run.why for run in again.history] == ["Because.", ""]
+
+
+def test_the_committed_manifest_is_what_the_wheels_contain():
+    """Recompute every history from the cached wheels; the committed manifest must equal it.
+
+    Needs the wheels of every release in ``.cache/jax-wheels/``: ``python -m jaxwaits provenance``
+    downloads them.
+    """
+    try:
+        computed, _ = provenance.compute(PROJECT, offline=True)
+    except wheels.CacheMissing as missing:
+        raise AssertionError(str(missing)) from None
+    committed = (PROJECT.annotated_src / manifest.FILE).read_text(encoding="utf-8")
+    assert manifest.dumps(computed) == committed, (
+        "annotated_src/manifest.toml is out of date; python -m jaxwaits provenance --check shows"
+        " the difference"
+    )
