@@ -6,7 +6,7 @@ from jax._src import dispatch
 
 tokens = dispatch.runtime_tokens  # what effects_barrier() blocks on (private)
 matmul = jax.jit(lambda a: a @ a)
-x = jnp.ones((3000, 3000))
+x = jnp.ones((2000, 2000))
 matmul(x).block_until_ready()  # warm-up
 
 

@@ -6,7 +6,7 @@ import jax.numpy as jnp
 
 dev0, dev1 = jax.devices()[:2]  # two of the four host devices
 matmul = jax.jit(lambda a: a @ a)
-large = jax.device_put(jnp.ones((3000, 3000)), dev0)
+large = jax.device_put(jnp.ones((2000, 2000)), dev0)
 small = jax.device_put(jnp.ones((64, 64)), dev1)
 matmul(large).block_until_ready()  # warm-up: compile for both devices and shapes
 matmul(small).block_until_ready()

@@ -12,7 +12,7 @@ def step(params):
     return loss, update(params)
 
 
-params = jnp.ones((3000, 3000))
+params = jnp.ones((2000, 2000))
 jax.block_until_ready(step(params))  # warm-up: compile both
 
 loss, new_params = step(params)

@@ -18,7 +18,7 @@ def step(a):
     return y
 
 
-x = jnp.ones((3000, 3000))
+x = jnp.ones((2000, 2000))
 step(x).block_until_ready()  # warm-up: trace and compile
 out = step(x)
 print("times traced:", len(caught_while_tracing))

@@ -6,7 +6,7 @@ import numpy as np
 
 # On CPU an int4 result cannot be viewed in place, so reading it is a real device-to-host copy.
 product = jax.jit(lambda a: (a @ a).astype(jnp.int4))
-x = jnp.ones((3000, 3000))
+x = jnp.ones((2000, 2000))
 product(x).block_until_ready()  # warm-up
 
 y = product(x)

@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 
 matmul = jax.jit(lambda a: a @ a)
-x = jnp.ones((3000, 3000))
+x = jnp.ones((2000, 2000))
 matmul(x).block_until_ready()  # warm-up: compile now, so the call below only dispatches
 
 y = matmul(x)  # returns as soon as the work is enqueued

@@ -11,7 +11,7 @@ print("devices:", len(devices))
 print("buffers of a single-device array:", len(jnp.ones(3).addressable_shards))
 
 matmul = jax.jit(lambda a: a @ a)
-n = 3000
+n = 2000
 blocks = [jax.device_put(jnp.ones((n, n)), d) for d in devices]
 matmul(blocks[0]).block_until_ready()  # warm-up: compile for device 0
 

@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 
 matmul = jax.jit(lambda a: a @ a)
-small, large = jnp.ones((64, 64)), jnp.ones((3000, 3000))
+small, large = jnp.ones((64, 64)), jnp.ones((2000, 2000))
 matmul(small).block_until_ready()  # warm-up: compile both shapes first
 matmul(large).block_until_ready()
 

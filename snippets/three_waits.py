@@ -5,7 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 matmul = jax.jit(lambda a: a @ a)
-x = jnp.ones((3000, 3000))
+x = jnp.ones((2000, 2000))
 matmul(x).block_until_ready()  # warm-up
 
 y = matmul(x)

@@ -16,7 +16,7 @@ jax.tree_util.register_pytree_node(
 )
 
 matmul = jax.jit(lambda a: a @ a)
-x = jnp.ones((3000, 3000))
+x = jnp.ones((2000, 2000))
 matmul(x).block_until_ready()  # warm-up
 
 tree = {"outer": [(jnp.ones(3), State(params={"w": matmul(x)}, step=jnp.int32(1)))]}

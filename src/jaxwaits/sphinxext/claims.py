@@ -198,7 +198,7 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
     for node in list(doctree.findall(claims_index)):
         node.replace_self(_index_table(app, fromdoc))
     for node in list(doctree.findall(matrix.verification_matrix)):
-        node.replace_self(matrix.build(app, claims))
+        node.replace_self(matrix.build(app, fromdoc, claims))
     for node in list(doctree.findall(claim_status)):
         node.replace_self(_status_paragraph(app, fromdoc, node["claim_id"]))
     aliases = {old: cid for cid, c in claims.items() for old in c["renamed_from"]}

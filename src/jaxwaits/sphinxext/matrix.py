@@ -68,23 +68,25 @@ def _mark(symbol: str, title: str, target: str | None) -> list[nodes.Node]:
     return [ref]
 
 
-def build(app: Sphinx, claims: dict[str, dict]) -> list[nodes.Node]:
+def build(app: Sphinx, fromdoc: str, claims: dict[str, dict]) -> list[nodes.Node]:
     verifications = app.jaxwaits_ledger
     if not verifications:
         return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
-    header = [
-        f"{v.platform.jax} ({v.platform.backend}, py{v.platform.python})" for v in verifications
-    ]
-    claim_rows = []
+    header = [v.platform.jax for v in verifications]
+    pythons: list[list[nodes.Node]] = [[nodes.emphasis("Python", "Python")]]
+    pythons += [[nodes.Text(v.platform.python)] for v in verifications]
+    claim_rows = [pythons]
     for claim_id in sorted(claims):
         evidence = claims[claim_id]["evidence"]
-        row: list[list[nodes.Node]] = [[nodes.literal(claim_id, claim_id)]]
+        uri = app.builder.get_relative_uri(fromdoc, f"claim/{claim_id}")
+        link = nodes.reference("", "", nodes.literal(claim_id, claim_id), refuri=uri)
+        row: list[list[nodes.Node]] = [[link]]
         for v in verifications:
             outcome = ledger.claim_outcome(v, evidence)
-            failing = [
+            notable = [
                 n for n in evidence if n in v.snippets and v.snippets[n].status != ledger.MATCHED
             ]
-            target = anchor(v, failing[0]) if failing else None
+            target = anchor(v, notable[0]) if notable else None
             row.append(_mark(MARKS[outcome], f"{outcome} on {v.platform.jax}", target))
         claim_rows.append(row)
     pieces = sorted({name for v in verifications for name in v.pieces})
