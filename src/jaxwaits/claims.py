@@ -117,7 +117,8 @@ def scan(project: Project) -> Registry:
                         block.file,
                         block.line,
                         f"claim ID {claim.id!r} is declared twice (first at "
-                        f"{first.file}:{first.line}); an ID names exactly one claim",
+                        f"{Problem(first.file, first.line, '').where}); an ID names exactly one "
+                        "claim",
                     )
                 )
                 continue
