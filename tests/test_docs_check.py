@@ -25,8 +25,11 @@ kernelspec:
 
 ```{claim} says-hello
 :evidence: hello
+:renamed-from: says-hi
 It says hello.
 ```
+
+An old link still works: {claim}`says-hi`.
 
 ```{code-cell}
 :load: ../snippets/hello.py
@@ -74,6 +77,17 @@ def test_a_matching_record_builds(site: Path) -> None:
     assert done.returncode == 0, done.stderr
     page = (site / "docs/_build/html/index.html").read_text()
     assert 'id="claim-says-hello"' in page and "verified in this build" in page
+
+
+def test_a_renamed_claim_keeps_resolving(site: Path) -> None:
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    assert build(site).returncode == 0
+    html = site / "docs/_build/html"
+    page = (html / "index.html").read_text()
+    assert 'id="claim-says-hi"' in page  # the old anchor, on the same block
+    assert 'href="#claim-says-hello"' in page  # the old ID in a reference leads to the new
+    redirect = (html / "claim" / "says-hi.html").read_text()
+    assert 'url=says-hello.html"' in redirect
 
 
 def test_one_changed_character_fails_the_build_with_a_diff(site: Path) -> None:

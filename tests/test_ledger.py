@@ -38,6 +38,11 @@ def test_summary_groups_consecutive_releases() -> None:
     assert ledger.summary([], ["a"]) == "not yet verified on any release"
 
 
+def test_a_claim_needing_a_gpu_is_never_held_on_cpu() -> None:
+    assert ledger.claim_outcome(LEDGER[2], ["a", "b"], needs="gpu") == "not observable"
+    assert ledger.summary(LEDGER[2:3], ["a"], needs="gpu") == "not observable on 0.5.3 (cpu)"
+
+
 def test_a_failure_fails_the_release() -> None:
     assert LEDGER[0].passed and not LEDGER[3].passed
 

@@ -19,7 +19,7 @@ def url(project: Project, claim_id: str) -> str:
 
 def markdown(project: Project, claim: Claim) -> str:
     """A Markdown link: the claim's ID and statement, and where it has been verified."""
-    verified = ledger.summary(ledger.load(project.verified), claim.evidence)
+    verified = ledger.summary(ledger.load(project.verified), claim.evidence, claim.needs)
     return f"[`{claim.id}`: {claim.statement} ({verified})]({url(project, claim.id)})"
 
 

@@ -157,7 +157,7 @@ def release_note(project: Project, verification: ledger.Verification) -> str:
     registry = claims.scan(project)
     by_outcome: dict[str, list[str]] = {}
     for claim in sorted(registry.claims.values(), key=lambda c: c.id):
-        outcome = ledger.claim_outcome(verification, claim.evidence)
+        outcome = ledger.claim_outcome(verification, claim.evidence, claim.needs)
         by_outcome.setdefault(outcome, []).append(f"[`{claim.id}`]({cite.url(project, claim.id)})")
     lines = [
         f"## jax-waits on jax {verification.platform.jax} ({verification.platform.describe()})"

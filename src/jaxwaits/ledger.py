@@ -86,12 +86,19 @@ def save(verification: Verification, folder: Path) -> Path:
 
 
 HOLDS, DIFFERS, FAILS, NOT_RUN = "holds", "differs", "fails", "not run"
+NOT_OBSERVABLE = "not observable"
 
 
-def claim_outcome(verification: Verification, evidence: Sequence[str]) -> str:
+def claim_outcome(
+    verification: Verification, evidence: Sequence[str], needs: str | None = None
+) -> str:
     """Whether a claim held on a release: every evidence snippet printed its recorded output
     (holds), one printed the output recorded as a known difference there (differs), one failed
-    (fails), or the release was verified before a snippet existed (not run)."""
+    (fails), or the release was verified before a snippet existed (not run). A claim that needs
+    another backend than the verification's is not observable there, whatever its snippets
+    printed."""
+    if needs and needs != verification.platform.backend:
+        return NOT_OBSERVABLE
     outcomes = [verification.snippets.get(name) for name in evidence]
     if any(outcome is None for outcome in outcomes):
         return NOT_RUN
@@ -102,7 +109,9 @@ def claim_outcome(verification: Verification, evidence: Sequence[str]) -> str:
     return HOLDS
 
 
-def summary(verifications: Sequence[Verification], evidence: Sequence[str]) -> str:
+def summary(
+    verifications: Sequence[Verification], evidence: Sequence[str], needs: str | None = None
+) -> str:
     """E.g. "holds on 0.5.3 – 0.12.0.1, differs on 0.4.30 – 0.4.38 (cpu)": per backend, each
     outcome with its runs of consecutive verified releases."""
     if not verifications:
@@ -111,7 +120,7 @@ def summary(verifications: Sequence[Verification], evidence: Sequence[str]) -> s
     for backend in sorted({v.platform.backend for v in verifications}):
         runs: list[tuple[str, list[str]]] = []
         for verification in (v for v in verifications if v.platform.backend == backend):
-            outcome = claim_outcome(verification, evidence)
+            outcome = claim_outcome(verification, evidence, needs)
             if runs and runs[-1][0] == outcome:
                 runs[-1][1].append(verification.platform.jax)
             else:

@@ -176,7 +176,7 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim_id: str) -> nodes.paragra
     para = nodes.paragraph(classes=["jaxwaits-claim-status", f"jaxwaits-{found.kind}"])
     para += nodes.strong(found.text.split(":")[0], found.text.split(":")[0])
     para += nodes.Text(found.text[len(found.text.split(":")[0]) :])
-    held = ledger.summary(app.jaxwaits_ledger, claim["evidence"])
+    held = ledger.summary(app.jaxwaits_ledger, claim["evidence"], claim["needs"])
     para += nodes.Text(" · across releases: ")
     para += _link(app, fromdoc, "matrix", "", held)
     cells = [c for c in cell_results(app.env) if c.snippet in claim["evidence"]]

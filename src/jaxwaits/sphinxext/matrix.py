@@ -20,6 +20,7 @@ MARKS = {
     ledger.DIFFERS: "≈",
     ledger.FAILS: "✗",
     ledger.NOT_RUN: "·",
+    ledger.NOT_OBSERVABLE: "n/a",
 }
 PIECE_MARKS = {ledger.IDENTICAL: "✓", ledger.AS_RECORDED: "≈", ledger.ABSENT: "–"}
 
@@ -82,7 +83,7 @@ def build(app: Sphinx, fromdoc: str, claims: dict[str, dict]) -> list[nodes.Node
         link = nodes.reference("", "", nodes.literal(claim_id, claim_id), refuri=uri)
         row: list[list[nodes.Node]] = [[link]]
         for v in verifications:
-            outcome = ledger.claim_outcome(v, evidence)
+            outcome = ledger.claim_outcome(v, evidence, claims[claim_id]["needs"])
             notable = [
                 n for n in evidence if n in v.snippets and v.snippets[n].status != ledger.MATCHED
             ]
@@ -105,7 +106,8 @@ def build(app: Sphinx, fromdoc: str, claims: dict[str, dict]) -> list[nodes.Node
     out: list[nodes.Node] = [
         nodes.paragraph(
             text="Claims: ✓ holds · ≈ differs as recorded for that release · "
-            "✗ fails · blank dot: verified before the claim's snippet existed."
+            "✗ fails · blank dot: verified before the claim's snippet existed · n/a: the claim "
+            "needs another backend (it is not observable on this one)."
         ),
         _table(["claim", *header], claim_rows),
     ]

@@ -1,0 +1,49 @@
+"""`cite` prints a link a reviewer can paste, and the built site is checked to resolve it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from jaxwaits import cite
+from jaxwaits.claims import Claim, Registry
+from jaxwaits.project import Project
+
+
+def claim(project: Project) -> Claim:
+    return Claim(
+        id="returns-self",
+        statement="`y.block_until_ready()` returns `y` itself.",
+        evidence=("method_returns_self",),
+        needs=None,
+        rests_on=None,
+        renamed_from=("old-name",),
+        file=project.docs / "method.md",
+        line=1,
+    )
+
+
+def test_the_link_names_the_claim_and_points_at_its_page(project: Project) -> None:
+    text = cite.markdown(project, claim(project))
+    assert text.startswith("[`returns-self`: `y.block_until_ready()` returns `y` itself. (")
+    assert text.endswith(f")]({project.site_url}claim/returns-self.html)")
+    assert re.search(r"\((holds|differs|not yet verified)", text), text  # where it was verified
+
+
+def test_check_site_finds_a_missing_page_anchor_or_redirect(
+    project: Project, tmp_path: Path
+) -> None:
+    registry = Registry({"returns-self": claim(project)}, (), (), ())
+    (tmp_path / "claim").mkdir()
+    (tmp_path / "claim" / "returns-self.html").write_text(
+        "<p><code>y.block_until_ready()</code> returns <code>y</code> itself.</p>"
+    )
+    (tmp_path / "claim" / "old-name.html").write_text("moved")
+    (tmp_path / "method.html").write_text('<div id="claim-returns-self" id="claim-old-name">')
+    assert cite.check_site(project, registry, tmp_path) == []
+    (tmp_path / "method.html").write_text('<div id="claim-returns-self">')
+    (tmp_path / "claim" / "old-name.html").unlink()
+    assert cite.check_site(project, registry, tmp_path) == [
+        "returns-self: no anchor #claim-old-name on method.html",
+        "returns-self: renamed from old-name, but claim/old-name.html is missing",
+    ]
