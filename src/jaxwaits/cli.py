@@ -164,7 +164,7 @@ def release_note(project: Project, verification: ledger.Verification) -> str:
     ]
     lines += [f"- {outcome} ({len(ids)}): {', '.join(ids)}" for outcome, ids in by_outcome.items()]
     changed = [
-        f"`{k}`: {v.status}" for k, v in verification.pieces.items() if v.status != "identical"
+        f"`{k}`: {v.status}" for k, v in verification.pieces.items() if v.status != ledger.IDENTICAL
     ]
     lines.append(f"- vendored pieces not identical upstream: {', '.join(changed) or 'none'}")
     return "\n".join(lines)

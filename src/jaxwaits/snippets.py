@@ -53,10 +53,9 @@ class Snippet:
     def expected(self, jax_version: str | None = None) -> tuple[str | None, Path]:
         """The output expected on ``jax_version`` and the file it comes from: the known
         difference for that release if one is recorded, else the recorded output."""
-        if jax_version and self.known_path(jax_version).exists():
-            return self.known_path(jax_version).read_text(encoding="utf-8"), self.known_path(
-                jax_version
-            )
+        known = self.known_path(jax_version) if jax_version else None
+        if known and known.exists():
+            return known.read_text(encoding="utf-8"), known
         return self.recorded(), self.recorded_path
 
 

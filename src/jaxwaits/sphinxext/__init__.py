@@ -11,14 +11,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
 
+from jaxwaits import claims as registry
+from jaxwaits import ledger
+from jaxwaits.project import find_project
 from jaxwaits.sphinxext import annotated, claims, evidence, kernels, matrix
 
 
+def _load_project(app: Sphinx) -> None:
+    """Read the checkout once per build, before the other handlers: its claims registry
+    (``app.jaxwaits_registry``) and its ledger (``app.jaxwaits_ledger``)."""
+    app.jaxwaits_project = find_project(Path(app.srcdir))
+    app.jaxwaits_registry = registry.scan(app.jaxwaits_project)
+    app.jaxwaits_ledger = ledger.load(app.jaxwaits_project.verified)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("builder-inited", _load_project, priority=400)  # before the modules' handlers
     kernels.setup(app)
     evidence.setup(app)
     claims.setup(app)

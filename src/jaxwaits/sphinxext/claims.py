@@ -21,13 +21,12 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits import claims as registry_
 from jaxwaits import ledger
-from jaxwaits.project import find_project
+from jaxwaits.cite import PAGES  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.snippets import load_snippets
 from jaxwaits.sphinxext import matrix
 from jaxwaits.sphinxext.evidence import CellResult, cell_results
 
 logger = logging.getLogger(__name__)
-PAGES = "claim"  # docs/claim/<id>.md, generated for every claim
 
 
 class claim_status(nodes.General, nodes.Element):
@@ -281,8 +280,7 @@ def _row(cells: list[nodes.Node | list[nodes.Node]]) -> nodes.row:
 
 def _write_pages(app: Sphinx) -> None:
     """Write ``claim/<id>.md`` for every claim the registry finds (unchanged files stay put)."""
-    project = find_project(Path(app.srcdir))
-    registry = registry_.scan(project)
+    project, registry = app.jaxwaits_project, app.jaxwaits_registry
     folder = Path(app.srcdir) / PAGES
     folder.mkdir(exist_ok=True)
     wanted = {f"{claim.id}.md": _page_source(claim) for claim in registry.claims.values()}
@@ -295,7 +293,6 @@ def _write_pages(app: Sphinx) -> None:
     problems = registry_.check(registry, {s.name for s in load_snippets(project.snippets)})
     for problem in problems:
         logger.warning(problem.message, location=problem.where, type="jaxwaits", subtype="claims")
-    app.jaxwaits_registry = registry
 
 
 def _page_source(claim: registry_.Claim) -> str:

@@ -20,9 +20,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxwaits import claims, report
+from jaxwaits import report
 from jaxwaits.platform import Platform, probe
-from jaxwaits.project import find_project
 from jaxwaits.snippets import read_snippet
 from jaxwaits.sphinxext.kernels import kernel_env
 
@@ -75,6 +74,7 @@ def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
     docname = env.docname
     page = Path(env.doc2path(docname))
     results: list[CellResult] = []
+    claimed = report.claims_by_snippet(app.jaxwaits_registry.evidence())
     for cell in list(doctree.findall(nodes.container)):
         load = (cell.get("cell_metadata") or {}).get("load")
         if cell.get("nb_element") != "cell_code" or not load:
@@ -84,7 +84,7 @@ def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
         env.note_dependency(str(snippet.recorded_path))
         anchor = f"snippet-{snippet.name}"
         cell["ids"].append(anchor)
-        backs = ", ".join(_claims_of(app).get(snippet.name, [])) or "no claim"
+        backs = ", ".join(claimed.get(snippet.name, [])) or "no claim"
         kernel, added = kernel_env(app, docname)
         expected, expected_from = snippet.expected(app.jaxwaits_platform.jax)
         printed = _stdout(cell)
@@ -143,13 +143,6 @@ def _stamp(app: Sphinx, doctree: nodes.document) -> None:
     if section is not None:
         title = next(iter(section.findall(nodes.title)))
         section.insert(section.index(title) + 1, stamp)
-
-
-def _claims_of(app: Sphinx) -> dict[str, list[str]]:
-    if not hasattr(app, "jaxwaits_backs"):
-        registry = claims.scan(find_project(Path(app.srcdir)))
-        app.jaxwaits_backs = report.claims_by_snippet(registry.evidence())
-    return app.jaxwaits_backs
 
 
 class evidence_reference(nodes.Inline, nodes.Element):

@@ -6,14 +6,12 @@ each cell that is not a plain pass links to the diff or reason below the tables.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from jaxwaits import ledger
-from jaxwaits.project import find_project
+from jaxwaits.cite import PAGES
 
 MARKS = {
     ledger.HOLDS: "✓",
@@ -30,9 +28,9 @@ class verification_matrix(nodes.General, nodes.Element):
 
 
 class MatrixDirective(SphinxDirective):
+    """The matrix; the page is re-read whenever the ledger changes (see ``claims``)."""
+
     def run(self) -> list[nodes.Node]:
-        for path in sorted(Path(self.env.app.jaxwaits_ledger_dir).glob("jax-*.json")):
-            self.env.note_dependency(str(path))
         return [verification_matrix()]
 
 
@@ -79,7 +77,7 @@ def build(app: Sphinx, fromdoc: str, claims: dict[str, dict]) -> list[nodes.Node
     claim_rows = [pythons]
     for claim_id in sorted(claims):
         evidence = claims[claim_id]["evidence"]
-        uri = app.builder.get_relative_uri(fromdoc, f"claim/{claim_id}")
+        uri = app.builder.get_relative_uri(fromdoc, f"{PAGES}/{claim_id}")
         link = nodes.reference("", "", nodes.literal(claim_id, claim_id), refuri=uri)
         row: list[list[nodes.Node]] = [[link]]
         for v in verifications:
@@ -145,13 +143,6 @@ def _details(verifications: list[ledger.Verification]) -> list[nodes.Node]:
     return out
 
 
-def _load(app: Sphinx) -> None:
-    project = find_project(Path(app.srcdir))
-    app.jaxwaits_ledger_dir = str(project.verified)
-    app.jaxwaits_ledger = ledger.load(project.verified)
-
-
 def setup(app: Sphinx) -> None:
     app.add_directive("verification-matrix", MatrixDirective)
     app.add_node(verification_matrix)
-    app.connect("builder-inited", _load)
