@@ -1,4 +1,8 @@
-"""Shared fixtures: the project, and one parallel run of every snippet per test session."""
+"""Shared fixtures: the project, its manifest, and one parallel run of every snippet per session.
+
+Nothing is read at collection but file names, so one unreadable input fails the tests that need
+it, naming it, and every other test still runs.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,29 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits import claims
+from jaxwaits import claims, manifest
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.platform import Platform
 from jaxwaits.project import Project
 from jaxwaits.runner import Result, run_on
 from jaxwaits.snippets import load_snippets
 
 ROOT = Path(__file__).resolve().parent.parent
+PIECES = sorted(path.stem for path in (ROOT / "annotated_src").glob("*.py"))
 
 
 @pytest.fixture(scope="session")
 def project() -> Project:
     return Project(ROOT)
+
+
+@pytest.fixture(scope="session")
+def recorded(project: Project) -> manifest.Manifest:
+    """The manifest of the vendored pieces; an unreadable one fails each test that needs it."""
+    try:
+        return manifest.load(project.annotated_src)
+    except JaxwaitsError as error:
+        pytest.fail(str(error), pytrace=False)
 
 
 @pytest.fixture(scope="session")

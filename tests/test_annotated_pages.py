@@ -6,13 +6,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import PIECES
 
-from jaxwaits import manifest, vendored
+from jaxwaits import vendored
 from jaxwaits.project import find_project
 from jaxwaits.sphinxext.annotated import github_url
 
 PROJECT = find_project(Path(__file__).parent)
-MANIFEST = manifest.load(PROJECT.annotated_src)
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +38,9 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.mark.parametrize("name", sorted(MANIFEST.pieces))
-def test_a_page_per_piece_with_an_anchor_per_line(site, name):
-    entry = MANIFEST.pieces[name]
+@pytest.mark.parametrize("name", PIECES)
+def test_a_page_per_piece_with_an_anchor_per_line(site, name, recorded):
+    entry = recorded.pieces[name]
     page = (site / f"{name}.html").read_text(encoding="utf-8")
     piece = vendored.read(PROJECT.annotated_src / f"{name}.py")
     start, end = entry.lines
@@ -54,8 +54,8 @@ def test_a_page_per_piece_with_an_anchor_per_line(site, name):
         assert f"#claim-{claim}" in page
 
 
-def test_the_github_link_is_at_the_release_tag():
-    entry = MANIFEST.pieces["api.block_until_ready"]
+def test_the_github_link_is_at_the_release_tag(recorded):
+    entry = recorded.pieces["api.block_until_ready"]
     assert github_url(entry) == (
         "https://github.com/jax-ml/jax/blob/jax-v0.12.0.1/jax/_src/api.py#L2778-L2813"
     )

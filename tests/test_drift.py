@@ -5,14 +5,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import PIECES
 from wheel_cache import piece_text
 
-from jaxwaits import drift, manifest, vendored
+from jaxwaits import drift, vendored
 from jaxwaits.project import Project, find_project
 from jaxwaits.provenance import sha256
 
 PROJECT = find_project(Path(__file__).parent)
-MANIFEST = manifest.load(PROJECT.annotated_src)
 
 
 def read(name: str, project: Project = PROJECT) -> vendored.Piece:
@@ -25,9 +25,9 @@ def test_installed_jax_is_as_the_manifest_records():
     assert not failures, f"against the installed jax {jax.version}:\n" + "\n\n".join(failures)
 
 
-@pytest.mark.parametrize("name", sorted(MANIFEST.pieces))
-def test_stripping_the_notes_gives_the_upstream_text(name):
-    entry = MANIFEST.pieces[name]
+@pytest.mark.parametrize("name", PIECES)
+def test_stripping_the_notes_gives_the_upstream_text(name, recorded):
+    entry = recorded.pieces[name]
     found = piece_text(PROJECT, entry, entry.release)
     assert found is not None, f"{entry.qualname} is not in {entry.file} of jax {entry.release}"
     span, text = found
@@ -45,16 +45,16 @@ def test_stripping_the_notes_gives_the_upstream_text(name):
         ("core.Tracer.__getattr__", "0.10.0"),  # identical
     ],
 )
-def test_an_older_release_passes_as_recorded(name, version):
-    entry = MANIFEST.pieces[name]
+def test_an_older_release_passes_as_recorded(name, version, recorded):
+    entry = recorded.pieces[name]
     found = piece_text(PROJECT, entry, version)
-    run = entry.run_for(version, MANIFEST.releases)
+    run = entry.run_for(version, recorded.releases)
     verdict = drift.check_piece(entry, read(name), version, found and found[1], run, name)
     assert verdict.ok, verdict.message
 
 
-def test_an_unknown_release_must_be_identical():
-    entry = MANIFEST.pieces["api.block_until_ready"]
+def test_an_unknown_release_must_be_identical(recorded):
+    entry = recorded.pieces["api.block_until_ready"]
     piece = read("api.block_until_ready")
     changed = piece.upstream.replace("  return x\n", "  return None\n")
     assert drift.check_piece(entry, piece, "9.9.9", piece.upstream, None, "p").ok
@@ -63,7 +63,7 @@ def test_an_unknown_release_must_be_identical():
     assert "records for it: nothing (the manifest does not know this release)" in verdict.message
 
 
-def test_an_edited_code_line_fails_with_a_diff_naming_its_note(tmp_path):
+def test_an_edited_code_line_fails_with_a_diff_naming_its_note(tmp_path, recorded):
     """Edit one code line (not a note) of a copy of annotated_src: the check names its note."""
     copy = Project(tmp_path)
     shutil.copytree(PROJECT.annotated_src, copy.annotated_src)
@@ -83,7 +83,7 @@ def test_an_edited_code_line_fails_with_a_diff_naming_its_note(tmp_path):
     note = piece.section_note(index)
     assert f"-{edited}+{original}" in message  # the unified diff, edited -> installed
     assert "notes on the changed lines; re-read them:" in message
-    line = MANIFEST.pieces["api.block_until_ready"].lines[0] + index
+    line = recorded.pieces["api.block_until_ready"].lines[0] + index
     assert f"api.block_until_ready.py:{note.at} (upstream line {line}): " in message
     assert note.text.splitlines()[0] in message
     assert "was a code line edited?" in message

@@ -3,12 +3,13 @@
 from pathlib import Path
 
 import pytest
+from conftest import PIECES
 
-from jaxwaits import manifest, vendored
+from jaxwaits import vendored
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.project import find_project
 
 PROJECT = find_project(Path(__file__).parent)
-NAMES = sorted(manifest.load(PROJECT.annotated_src).pieces)
 
 
 def test_notes_attach_to_the_next_line_and_strip_exactly():
@@ -25,7 +26,7 @@ def test_notes_attach_to_the_next_line_and_strip_exactly():
 
 
 def test_a_note_at_the_end_annotates_nothing_and_fails():
-    with pytest.raises(ValueError, match=r"demo.py:2: a note at the end"):
+    with pytest.raises(JaxwaitsError, match=r"demo.py:2: a note at the end"):
         vendored.parse("demo", Path("demo.py"), "x = 1\n#| dangling\n")
 
 
@@ -35,10 +36,10 @@ def test_a_statement_without_a_note_is_found():
     assert vendored.unannotated(piece) == [2, 3]  # a comment line is not a note
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_statement_has_a_note(name):
+@pytest.mark.parametrize("name", PIECES)
+def test_every_statement_has_a_note(name, recorded):
     piece = vendored.read(PROJECT.annotated_src / f"{name}.py")
-    entry = manifest.load(PROJECT.annotated_src).pieces[name]
+    entry = recorded.pieces[name]
     missing = [
         f"upstream line {entry.lines[0] + index}: {piece.lines[index].text.strip()}"
         for index in vendored.unannotated(piece)
@@ -48,7 +49,7 @@ def test_every_statement_has_a_note(name):
     )
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PIECES)
 def test_every_piece_cites_a_claim(name):
     piece = vendored.read(PROJECT.annotated_src / f"{name}.py")
     assert any("{claim}`" in note.text for note in piece.notes()), f"{name} cites no claim"

@@ -33,9 +33,17 @@ def _text(page: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
 
 
+FAILING = re.compile(r'class="[^"]*\bjaxwaits-failing\b')  # a failing claim's status line
+
+
 def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
-    """Every claim's page, anchor and cite link resolves in a built site at ``html``."""
-    problems = []
+    """Every claim's page, anchor and cite link resolves in a built site at ``html``, and no page
+    shows a claim as failing."""
+    problems = [
+        f"{page.relative_to(html)}: shows a failing claim; this site must not be published"
+        for page in sorted(html.rglob("*.html"))
+        if FAILING.search(page.read_text(encoding="utf-8"))
+    ]
     for claim in registry.claims.values():
         link = url(project, claim.id).removeprefix(project.site_url)
         page = html / link

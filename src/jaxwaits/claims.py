@@ -10,7 +10,10 @@ A claim is declared once, in prose::
 
 Options: ``evidence`` (snippet names, space-separated; required), ``needs`` (a backend such as
 ``gpu`` when the claim can only be observed there), ``rests-on`` (what such a claim rests on
-instead; required with ``needs``), ``renamed-from`` (old IDs that keep resolving to this one).
+instead; required with ``needs``), ``renamed-from`` (old IDs that keep resolving to this one),
+``source`` (the annotated upstream lines whose notes cite the claim, as their anchors, e.g.
+``api.block_until_ready-L2790``). A citation is a link with two ends: a note that cites a claim
+the claim does not list, or a listed line whose note no longer cites it, is a problem.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxwaits import myst
+from jaxwaits import manifest, myst, vendored
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.project import Project
 
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-OPTIONS = {"evidence", "needs", "rests-on", "renamed-from"}
+OPTIONS = {"evidence", "needs", "rests-on", "renamed-from", "source"}
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Claim:
     renamed_from: tuple[str, ...]
     file: Path
     line: int
+    sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,11 +64,20 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class PieceCitation:
+    """A claim cited in a vendored piece's note, and where."""
+
+    citation: vendored.Citation
+    file: Path
+
+
+@dataclass(frozen=True)
 class Registry:
     claims: dict[str, Claim]
     references: tuple[myst.RoleUse, ...]
     snippet_cells: tuple[myst.Block, ...]  # code cells that load a snippet
     problems: tuple[Problem, ...]  # found while reading
+    citations: tuple[PieceCitation, ...] = ()
 
     def resolve(self, claim_id: str) -> Claim | None:
         """The claim with this ID, or the one it was renamed to."""
@@ -91,6 +105,7 @@ def _claim(block: myst.Block) -> tuple[Claim, list[Problem]]:
         renamed_from=tuple(block.options.get("renamed-from", "").replace(",", " ").split()),
         file=block.file,
         line=block.line,
+        sources=tuple(block.options.get("source", "").replace(",", " ").split()),
     )
     return claim, problems
 
@@ -126,7 +141,30 @@ def scan(project: Project) -> Registry:
         references += myst.role_uses(page)
     for piece in sorted(project.annotated_src.glob("*.py")):
         references += myst.role_uses(piece)
-    return Registry(claims, tuple(references), tuple(cells), tuple(problems))
+    citations, unreadable = _piece_citations(project)
+    return Registry(
+        claims, tuple(references), tuple(cells), tuple(problems + unreadable), tuple(citations)
+    )
+
+
+def _piece_citations(project: Project) -> tuple[list[PieceCitation], list[Problem]]:
+    """Every claim cited in a vendored piece's notes, located by its upstream line's anchor."""
+    if not project.annotated_src.is_dir():
+        return [], []  # a checkout without vendored pieces
+    try:
+        recorded = manifest.load(project.annotated_src)
+    except JaxwaitsError as error:
+        return [], [Problem(project.annotated_src / manifest.FILE, 1, str(error))]
+    found, problems = [], []
+    for name, entry in recorded.pieces.items():
+        path = project.annotated_src / f"{name}{vendored.SUFFIX}"
+        try:
+            piece = vendored.read(path)
+        except JaxwaitsError as error:
+            problems.append(Problem(path, 1, str(error)))
+            continue
+        found += [PieceCitation(c, path) for c in vendored.citations(piece, entry.lines[0])]
+    return found, problems
 
 
 def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
@@ -169,6 +207,7 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
             problems.append(
                 Problem(ref.file, ref.line, f"reference to unknown claim {ref.target!r}")
             )
+    problems += _two_ended(registry)
     backed = {name for claim in registry.claims.values() for name in claim.evidence}
     shown = {_snippet_name(cell) for cell in registry.snippet_cells}
     for name in sorted(snippet_names - backed):
@@ -194,3 +233,36 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
 
 def _snippet_name(cell: myst.Block) -> str:
     return Path(cell.options["load"]).stem
+
+
+def _two_ended(registry: Registry) -> list[Problem]:
+    """A note citing a claim and the claim's ``:source:`` must name each other."""
+    problems = []
+    cited: dict[str, set[str]] = {}
+    for place in registry.citations:
+        claim = registry.resolve(place.citation.claim)
+        if claim is None:
+            continue  # an unknown claim: reported with the references
+        cited.setdefault(claim.id, set()).add(place.citation.anchor)
+        if place.citation.anchor not in claim.sources:
+            problems.append(
+                Problem(
+                    place.file,
+                    place.citation.at,
+                    f"this note (on {place.citation.anchor}) cites claim {claim.id!r}, whose "
+                    f":source: does not list {place.citation.anchor}; add it there "
+                    f"({Problem(claim.file, claim.line, '').where})",
+                )
+            )
+    for claim in registry.claims.values():
+        for source in claim.sources:
+            if source not in cited.get(claim.id, set()):
+                problems.append(
+                    Problem(
+                        claim.file,
+                        claim.line,
+                        f"claim {claim.id!r} lists {source} in :source:, but no note on that "
+                        "line cites it (was the note or its link removed?)",
+                    )
+                )
+    return problems

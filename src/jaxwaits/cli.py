@@ -8,8 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-from packaging.version import Version
-
 from jaxwaits import (
     cite,
     claims,
@@ -22,13 +20,13 @@ from jaxwaits import (
     record,
     releases,
     report,
-    upstream,
     verify,
-    wheels,
 )
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.files import write_atomic
 from jaxwaits.platform import probe
 from jaxwaits.project import Project, find_project
-from jaxwaits.runner import run_on, run_snippets
+from jaxwaits.runner import children_die_with_us, run_on, run_snippets
 from jaxwaits.snippets import load_snippets
 
 
@@ -71,7 +69,8 @@ def record_on(
     results = run_snippets(
         snippets, platform.jax, repeat=record.RECORD_RUNS, jobs=jobs, python=python
     )
-    lines, ok = record.apply(results, platform, project.snippets, known=known)
+    backs = report.claims_by_snippet(claims.scan(project).evidence())
+    lines, ok = record.apply(results, platform, project.snippets, known=known, backs=backs)
     print("\n".join(lines))
     return 0 if ok else 1
 
@@ -105,10 +104,14 @@ def _check_site(project: Project, args: argparse.Namespace) -> int:
 
 def _verify(project: Project, args: argparse.Namespace) -> int:
     if args.python:
+        if args.version:
+            raise JaxwaitsError("give a release or --python, not both")
+        if args.record_known and record_on(project, args.record_known, args.python, known=True):
+            return 1
         verification = verify.verify(project, args.python)
         ledger.save(verification, project.verified)
     else:
-        version = Version(args.version) if args.version else releases.newest_jax()
+        version = releases.require(args.version) if args.version else releases.newest_jax()
         if args.record_known:
             python = jaxenv.ensure(version, project.root)
             if record_on(project, args.record_known, python, known=True):
@@ -124,7 +127,7 @@ def _verify(project: Project, args: argparse.Namespace) -> int:
 
 def _matrix(project: Project, args: argparse.Namespace) -> int:
     versions = sorted(
-        {Version(v) for v in args.versions or project.matrix} | {releases.newest_jax()}
+        {releases.require(v) for v in args.versions or project.matrix} | {releases.newest_jax()}
     )
     if args.list:
         print(json.dumps([str(v) for v in versions]))
@@ -172,10 +175,7 @@ def release_note(project: Project, verification: ledger.Verification) -> str:
 
 def _provenance(project: Project, args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    try:
-        computed, texts = provenance.compute(project, offline=args.offline)
-    except (upstream.UnreadableSource, wheels.CacheMissing) as error:
-        raise SystemExit(f"jaxwaits: {error}") from None
+    computed, texts = provenance.compute(project, offline=args.offline, refresh=args.refresh)
     for entry in computed.pieces.values():
         print("\n".join(provenance.summary(entry)))
     seconds = time.perf_counter() - started
@@ -190,22 +190,19 @@ def _provenance(project: Project, args: argparse.Namespace) -> int:
             print(report.diff(old, new, f"{project.relative(path)} (committed)", "computed now"))
             print("the manifest is out of date; rewrite it with: python -m jaxwaits provenance")
         return int(new != old)
-    path.write_text(new, encoding="utf-8")
+    write_atomic(path, new)
     print(f"{project.relative(path)}: {'unchanged' if new == old else 'rewritten'}")
     for name, text in texts.items():
         piece = project.annotated_src / f"{name}.py"
         if not piece.exists():
-            piece.write_text(text, encoding="utf-8")
+            write_atomic(piece, text)
             print(f"{project.relative(piece)}: new, copied from upstream; annotate it")
     return 0
 
 
 def _drift(project: Project, args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    try:
-        jax, verdicts = drift.check(project, args.python)
-    except upstream.UnreadableSource as error:
-        raise SystemExit(f"jaxwaits: {error}") from None
+    jax, verdicts = drift.check(project, args.python)
     print(f"installed: jax {jax.version} in {jax.root} (for {args.python})")
     for verdict in verdicts:
         print(("ok    " if verdict.ok else "FAIL  ") + verdict.message)
@@ -223,7 +220,9 @@ def parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="run snippets and compare with their recorded output")
     run.add_argument("names", nargs="*", help="snippet names (default: all)")
-    run.add_argument("--repeat", type=int, default=1, help="runs per snippet; varying = flaky")
+    run.add_argument(
+        "--repeat", type=_positive, default=1, help="runs per snippet; varying = flaky"
+    )
     run.set_defaults(handler=_run)
 
     rec = commands.add_parser("record", help="re-run snippets and rewrite their recorded output")
@@ -238,7 +237,7 @@ def parser() -> argparse.ArgumentParser:
 
     for sub in (run, rec):
         sub.add_argument(
-            "--jobs", type=int, default=None, help="processes at once (default: cores)"
+            "--jobs", type=_positive, default=None, help="processes at once (default: cores)"
         )
         sub.add_argument("--python", default=sys.executable, help="interpreter with JAX installed")
 
@@ -280,6 +279,9 @@ def parser() -> argparse.ArgumentParser:
         "provenance", help="recompute the vendored pieces' history from the released jax wheels"
     )
     prov.add_argument("--offline", action="store_true", help="use only the cached wheels")
+    prov.add_argument(
+        "--refresh", action="store_true", help="fetch the release list anew (and new wheels)"
+    )
     prov.add_argument("--check", action="store_true", help="fail if the manifest is out of date")
     prov.set_defaults(handler=_provenance)
 
@@ -291,6 +293,23 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"needs a whole number of at least 1, got {text!r}")
+    return number
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command: 0 success, 1 a check failed, 2 bad input (the message names it)."""
     args = parser().parse_args(argv)
-    return args.handler(find_project(), args)
+    try:
+        with children_die_with_us():
+            return args.handler(find_project(), args)
+    except JaxwaitsError as error:
+        print(f"jaxwaits: {error}", file=sys.stderr)
+        return 2

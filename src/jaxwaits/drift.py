@@ -12,10 +12,12 @@ from __future__ import annotations
 import difflib
 import json
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from jaxwaits import ledger, manifest, upstream, vendored
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Run
 from jaxwaits.project import Project
 from jaxwaits.provenance import sha256
@@ -55,7 +57,7 @@ def installed(python: str) -> Installed:
         [python, "-c", _FIND_JAX], capture_output=True, text=True, timeout=60, check=False
     )
     if done.returncode != 0:
-        raise SystemExit(f"jaxwaits: {python} has no jax package:\n{done.stderr.strip()}")
+        raise JaxwaitsError(f"{python} has no jax package:\n{done.stderr.strip()}")
     found = json.loads(done.stdout)
     return Installed(found["version"], Path(found["root"]))
 
@@ -173,3 +175,72 @@ def check(project: Project, python: str) -> tuple[Installed, list[Verdict]]:
         text = installed_text(jax, entry)
         verdicts.append(check_piece(entry, piece, jax.version, text, run, project.relative(path)))
     return jax, verdicts
+
+
+def _ledger_agrees(
+    recorded: manifest.Manifest, verifications: Sequence[ledger.Verification], folder: str
+) -> list[str]:
+    """Where the manifest now says something else about a verified release than the drift check
+    found there when it was verified."""
+    found = []
+    kind = {IDENTICAL: ledger.IDENTICAL, DIFFERS: ledger.AS_RECORDED, ABSENT: ledger.ABSENT}
+    for verification in verifications:
+        version = verification.platform.jax
+        for name, outcome in sorted(verification.pieces.items()):
+            entry = recorded.pieces.get(name)
+            if entry is None:
+                continue  # a piece no longer vendored: the ledger keeps what it found
+            run = entry.run_for(version, recorded.releases)
+            says = kind[run.status] if run else ledger.IDENTICAL
+            if outcome.status != says:
+                found.append(
+                    f"{folder}/{verification.filename}: found {name} {outcome.status} on jax "
+                    f"{version}, but the manifest says {says}; re-run provenance, or re-verify "
+                    f"jax {version}"
+                )
+    return found
+
+
+def audit(
+    project: Project, python: str, verifications: Sequence[ledger.Verification] = ()
+) -> list[str]:
+    """Everything wrong with the vendored pieces, all of it at once: the manifest on its own
+    terms, each piece's notes, the piece against the installed JAX, and the manifest against
+    what the ledger found on each verified release. Empty when all is well."""
+    folder = project.annotated_src
+    if not folder.is_dir():
+        return []  # a checkout without vendored pieces
+    try:
+        recorded = manifest.load(folder)
+    except JaxwaitsError as error:
+        return [str(error)]
+    where = project.relative(folder / manifest.FILE)
+    problems = [f"{where}: {problem}" for problem in manifest.problems(recorded)]
+    files = {path.stem for path in folder.glob(f"*{vendored.SUFFIX}")}
+    for name in sorted(files - set(recorded.pieces)):
+        path = folder / f"{name}{vendored.SUFFIX}"
+        problems.append(f"{project.relative(path)}: a piece the manifest does not list")
+    for name, entry in recorded.pieces.items():
+        path = folder / f"{name}{vendored.SUFFIX}"
+        rel = project.relative(path)
+        try:
+            piece = vendored.read(path)
+        except JaxwaitsError as error:
+            problems.append(str(error))
+            continue
+        for index in vendored.unannotated(piece):
+            line = piece.lines[index]
+            problems.append(
+                f"{rel}:{line.at}: upstream line {entry.lines[0] + index} has no note: "
+                f"{line.text.strip()}"
+            )
+        if not vendored.citations(piece, entry.lines[0]):
+            problems.append(f"{rel}: no note cites a claim")
+    if any(not (folder / f"{name}{vendored.SUFFIX}").exists() for name in recorded.pieces):
+        return problems  # the drift check needs every piece
+    try:
+        _, verdicts = check(project, python)
+    except JaxwaitsError as error:
+        return [*problems, str(error)]
+    problems += [verdict.message for verdict in verdicts if not verdict.ok]
+    return problems + _ledger_agrees(recorded, verifications, project.relative(project.verified))

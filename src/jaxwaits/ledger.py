@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from packaging.version import Version
+from packaging.version import InvalidVersion, Version
 
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.files import write_atomic
 from jaxwaits.platform import Platform
 
 MATCHED = "matched"
@@ -72,16 +74,47 @@ class Verification:
         )
 
 
+def read_file(path: Path) -> Verification:
+    """One ledger file; one that cannot be read as written by ``save`` raises, naming it."""
+    try:
+        verification = Verification.from_json(path.read_text(encoding="utf-8"))
+        version = Version(verification.platform.jax)
+    except (OSError, UnicodeDecodeError, ValueError) as error:  # JSONDecodeError is one
+        raise JaxwaitsError(f"{path}: not a readable ledger file: {error}") from None
+    except (KeyError, TypeError, AttributeError, InvalidVersion) as error:
+        raise JaxwaitsError(f"{path}: not a ledger file as verify writes it: {error!r}") from None
+    if path.name != verification.filename:
+        raise JaxwaitsError(
+            f"{path}: holds jax {version}, so it should be named {verification.filename}"
+        )
+    return verification
+
+
+def read(folder: Path) -> tuple[list[Verification], list[JaxwaitsError]]:
+    """Every readable verification in the ledger, oldest JAX first, and an error for each file
+    that could not be read: one bad file never hides the others."""
+    found, problems = [], []
+    for path in sorted(folder.glob("jax-*.json")):
+        try:
+            found.append(read_file(path))
+        except JaxwaitsError as error:
+            problems.append(error)
+    found.sort(key=lambda v: (Version(v.platform.jax), v.platform.backend))
+    return found, problems
+
+
 def load(folder: Path) -> list[Verification]:
-    """Every verification in the ledger, oldest JAX first."""
-    found = [Verification.from_json(p.read_text()) for p in folder.glob("jax-*.json")]
-    return sorted(found, key=lambda v: (Version(v.platform.jax), v.platform.backend))
+    """Every verification in the ledger, oldest JAX first; raises if any file is unreadable."""
+    found, problems = read(folder)
+    if problems:
+        raise JaxwaitsError("\n".join(str(problem) for problem in problems))
+    return found
 
 
 def save(verification: Verification, folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write one release's file (whole or not at all)."""
     path = folder / verification.filename
-    path.write_text(verification.to_json())
+    write_atomic(path, verification.to_json())
     return path
 
 

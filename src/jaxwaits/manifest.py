@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jaxwaits import toml_writer
+from jaxwaits.errors import JaxwaitsError
 
 FILE = "manifest.toml"
 IDENTICAL, DIFFERS, ABSENT = "identical", "differs", "absent"
@@ -86,10 +87,55 @@ def _entry(name: str, table: dict) -> Entry:
 
 
 def load(folder: Path) -> Manifest:
-    """Read ``folder/manifest.toml``."""
-    data = tomllib.loads((folder / FILE).read_text(encoding="utf-8"))
-    pieces = {name: _entry(name, table) for name, table in data.get("pieces", {}).items()}
-    return Manifest(data["first"], data.get("releases", []), data.get("yanked", []), pieces)
+    """Read ``folder/manifest.toml``; a file that cannot be read as a manifest raises an error
+    naming it and saying why."""
+    path = folder / FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise JaxwaitsError(f"{path}: not a readable manifest: {error}") from None
+    try:
+        pieces = {name: _entry(name, table) for name, table in data.get("pieces", {}).items()}
+        return Manifest(data["first"], data.get("releases", []), data.get("yanked", []), pieces)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise JaxwaitsError(f"{path}: not a manifest as written by {WRITER}: {error!r}") from None
+
+
+WRITER = "python -m jaxwaits provenance"
+
+
+def problems(manifest: Manifest) -> list[str]:
+    """What is inconsistent in a manifest on its own terms: each piece's history must cover its
+    releases in order, with no gap or overlap, counts that match, and ``identical`` runs whose
+    text is the vendored one. (Whether it matches the wheels is :mod:`jaxwaits.provenance`'s.)"""
+    releases = manifest.releases
+    position = {version: i for i, version in enumerate(releases)}
+    found = []
+    for name, entry in manifest.pieces.items():
+        expected_first = 0
+        for run in entry.history:
+            where = f"piece {name}, run {run.first} to {run.last}"
+            if run.first not in position or run.last not in position:
+                found.append(f"{where}: names a release the manifest does not list")
+                break
+            first, last = position[run.first], position[run.last]
+            if first != expected_first:
+                after = releases[expected_first - 1] if expected_first else "the first release"
+                found.append(f"{where}: should start right after {after}")
+            if run.count != last - first + 1:
+                found.append(f"{where}: says {run.count} releases, spans {last - first + 1}")
+            if run.status not in (IDENTICAL, DIFFERS, ABSENT):
+                found.append(f"{where}: unknown status {run.status!r}")
+            if (run.status == IDENTICAL) != (run.sha256 == entry.sha256):
+                found.append(f"{where}: {run.status}, but its text hash says otherwise")
+            expected_first = last + 1
+        else:
+            if releases and expected_first != len(releases):
+                found.append(f"piece {name}: its history stops before {releases[-1]}")
+        run = entry.run_for(entry.release, releases)
+        if run is None or run.status != IDENTICAL:
+            found.append(f"piece {name}: copied from {entry.release}, not an identical release")
+    return found
 
 
 def _run_table(run: Run) -> dict[str, object]:

@@ -22,7 +22,8 @@ _FRONT_KERNEL = re.compile(r"^\s+name:\s*(?P<name>\S+)\s*$")
 
 @dataclass(frozen=True)
 class Block:
-    """A fenced directive (its name, argument, options and body) and the line it starts on."""
+    """A fenced directive (its name, argument, options and body), the line it starts on and the
+    line of its closing fence."""
 
     file: Path
     line: int
@@ -30,6 +31,7 @@ class Block:
     argument: str
     options: dict[str, str]
     body: str
+    end: int
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,12 @@ class RoleUse:
 
 def blocks(path: Path) -> Iterator[Block]:
     """Every fenced directive in a MyST file, nested ones included, in order."""
-    lines = path.read_text(encoding="utf-8").splitlines()
+    return blocks_in(path.read_text(encoding="utf-8"), path)
+
+
+def blocks_in(text: str, path: Path) -> Iterator[Block]:
+    """Every fenced directive in the MyST ``text`` of file ``path``, nested ones included."""
+    lines = text.splitlines()
     i = 0
     while i < len(lines):
         match = _FENCE.match(lines[i])
@@ -62,15 +69,20 @@ def blocks(path: Path) -> Iterator[Block]:
         while i < len(lines) and not closing.match(lines[i]):
             i += 1
         body = "\n".join(lines[body_start:i]).strip()
-        yield Block(path, start + 1, match["name"], match["arg"], options, body)
+        yield Block(path, start + 1, match["name"], match["arg"], options, body, i + 1)
         i = body_start  # directives may nest (a claim inside an admonition)
+
+
+def claim_targets(text: str) -> list[str]:
+    """The claim IDs referenced with the ``claim`` role in one line of MyST."""
+    return [match["id"].strip() for match in _ROLE.finditer(text)]
 
 
 def role_uses(path: Path) -> Iterator[RoleUse]:
     """Every claim reference (the ``claim`` role) in a MyST page or an annotated source."""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        for match in _ROLE.finditer(line):
-            yield RoleUse(path, number, match["id"].strip())
+        for target in claim_targets(line):
+            yield RoleUse(path, number, target)
 
 
 def kernel_name(path: Path) -> str | None:

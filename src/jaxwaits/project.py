@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jaxwaits.errors import JaxwaitsError
+
 
 @dataclass(frozen=True)
 class Project:
@@ -31,26 +33,38 @@ class Project:
         """The ledger: one result file per verified JAX release and backend."""
         return self.docs / "verified"
 
-    def _pyproject(self) -> dict[str, Any]:
-        return tomllib.loads((self.root / "pyproject.toml").read_text(encoding="utf-8"))
+    def _pyproject(self, *keys: str) -> Any:
+        """The value at ``keys`` in ``pyproject.toml``; a clear error if it is not there."""
+        path = self.root / "pyproject.toml"
+        try:
+            value: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise JaxwaitsError(f"{path}: cannot be read: {error}") from None
+        for depth, key in enumerate(keys):
+            if not isinstance(value, dict) or key not in value:
+                raise JaxwaitsError(f"{path}: no {'.'.join(keys[: depth + 1])}")
+            value = value[key]
+        return value
 
     @property
     def site_url(self) -> str:
         """The published site, ending in a slash."""
-        return self._pyproject()["tool"]["jaxwaits"]["site-url"].rstrip("/") + "/"
+        return str(self._pyproject("tool", "jaxwaits", "site-url")).rstrip("/") + "/"
 
     @property
     def matrix(self) -> list[str]:
         """The JAX releases ``nox -s matrix`` verifies."""
-        return list(self._pyproject()["tool"]["jaxwaits"]["matrix"])
+        return [str(v) for v in self._pyproject("tool", "jaxwaits", "matrix")]
 
     def pinned_jax(self) -> str:
         """The JAX release the recorded outputs hold for (``jax==X`` in ``pyproject.toml``)."""
-        for requirement in self._pyproject()["project"]["optional-dependencies"]["jax"]:
+        for requirement in self._pyproject("project", "optional-dependencies", "jax"):
             name, _, version = requirement.partition("==")
             if name.strip() == "jax":
                 return version.strip()
-        raise LookupError("pyproject.toml pins no jax==X in [project.optional-dependencies] jax")
+        raise JaxwaitsError(
+            f"{self.root / 'pyproject.toml'}: no jax==X in [project.optional-dependencies] jax"
+        )
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the root, for messages."""
@@ -70,4 +84,4 @@ def find_project(start: Path | None = None) -> Project:
     for folder in (here, *here.parents):
         if (folder / "snippets").is_dir() and (folder / "docs" / "conf.py").is_file():
             return Project(folder)
-    raise SystemExit(f"jaxwaits: no jax-waits checkout (snippets/ and docs/conf.py) above {here}")
+    raise JaxwaitsError(f"no jax-waits checkout (snippets/ and docs/conf.py) above {here}")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from jaxwaits import manifest, upstream, wheels
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
 from jaxwaits.project import Project
 from jaxwaits.report import diff
@@ -108,11 +109,16 @@ def _fetch(cache: Path, releases: list[wheels.Release], offline: bool) -> list[P
         return list(pool.map(lambda r: wheels.wheel(cache, r, offline=offline), releases))
 
 
-def compute(project: Project, *, offline: bool = False) -> tuple[Manifest, dict[str, str]]:
-    """The manifest with every history recomputed, and each piece's text at its release."""
+def compute(
+    project: Project, *, offline: bool = False, refresh: bool = False
+) -> tuple[Manifest, dict[str, str]]:
+    """The manifest with every history recomputed, and each piece's text at its release.
+
+    The release list comes from the wheel cache when it has one (``refresh`` fetches it anew);
+    ``offline`` never downloads."""
     old = manifest.load(project.annotated_src)
     cache = wheels.cache_folder(project.root)
-    releases = wheels.releases(cache, old.first, offline=offline)
+    releases = wheels.releases(cache, old.first, offline=offline, refresh=refresh)
     versions = [r.version for r in releases]
     targets = sorted({(entry.file, entry.qualname) for entry in old.pieces.values()})
     paths = _fetch(cache, releases, offline)
@@ -124,8 +130,8 @@ def compute(project: Project, *, offline: bool = False) -> tuple[Manifest, dict[
         found = {version: scans[version][(entry.file, entry.qualname)] for version in versions}
         at_release = found.get(entry.release)
         if at_release is None or at_release.text is None or at_release.span is None:
-            raise SystemExit(
-                f"jaxwaits: {name}: {entry.qualname} is not in {entry.file} of jax {entry.release} "
+            raise JaxwaitsError(
+                f"{name}: {entry.qualname} is not in {entry.file} of jax {entry.release} "
                 "(the release it is said to be copied from); fix the piece's head in the manifest"
             )
         span = (at_release.span.start, at_release.span.end)

@@ -8,9 +8,10 @@ known difference equal to the recorded output is dropped: it is not a difference
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from jaxwaits.files import write_atomic
 from jaxwaits.platform import Platform
 from jaxwaits.report import describe, diff
 from jaxwaits.runner import Result, Status
@@ -20,9 +21,18 @@ VERSIONS_FILE = "recorded.json"
 
 
 def apply(
-    results: Sequence[Result], platform: Platform, folder: Path, *, known: bool = False
+    results: Sequence[Result],
+    platform: Platform,
+    folder: Path,
+    *,
+    known: bool = False,
+    backs: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[str], bool]:
-    """Write the new outputs of results that ran cleanly; return report lines and success."""
+    """Write the new outputs of results that ran cleanly; return report lines and success.
+
+    ``backs`` maps a snippet to the claims it backs, for the report of one that was not recorded.
+    Each file is written whole or not at all.
+    """
     lines: list[str] = []
     ok = True
     versions_path = folder / VERSIONS_FILE
@@ -32,7 +42,7 @@ def apply(
         if result.status not in (Status.MATCHED, Status.DIFFERS, Status.UNRECORDED):
             ok = False
             lines.append(f"{snippet.name}: NOT recorded")
-            lines.append(describe(result, platform))
+            lines.append(describe(result, platform, (backs or {}).get(snippet.name, ())))
             continue
         printed = result.runs[0].stdout
         target = snippet.known_path(platform.jax) if known else snippet.recorded_path
@@ -45,10 +55,9 @@ def apply(
             before = target.read_text(encoding="utf-8") if target.exists() else ""
             lines.append(f"{snippet.name}: recorded in {target.relative_to(folder.parent)}")
             lines.append(diff(before, printed, "recorded before", "recorded now"))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(printed, encoding="utf-8")
+            write_atomic(target, printed)
         if not known:
             versions[snippet.name] = platform.as_dict()
     if not known:
-        versions_path.write_text(json.dumps(dict(sorted(versions.items())), indent=2) + "\n")
+        write_atomic(versions_path, json.dumps(dict(sorted(versions.items())), indent=2) + "\n")
     return lines, ok

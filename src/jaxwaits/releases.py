@@ -10,6 +10,7 @@ from functools import cache
 from packaging.utils import parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.interpreters import find_python
 
 PYTHONS = ("3.13", "3.12", "3.11", "3.10")  # newest first: prefer the newest a release supports
@@ -79,6 +80,24 @@ def released_on(project: str, version: Version) -> str:
 
 def newest_jax() -> Version:
     return releases("jax")[-1]
+
+
+def require(text: str) -> Version:
+    """The JAX release ``text`` names; an error if it is no version, or no release on the index."""
+    try:
+        version = Version(text)
+    except InvalidVersion:
+        raise JaxwaitsError(f"{text!r} is not a version number (e.g. 0.4.30)") from None
+    known = releases("jax")
+    if version not in known:
+        near = [str(v) for v in known if v.major == version.major and v.minor == version.minor]
+        hint = (
+            f"releases of {version.major}.{version.minor}: {', '.join(near)}"
+            if near
+            else (f"releases run from {known[0]} to {known[-1]}")
+        )
+        raise JaxwaitsError(f"jax {text} is not a release on {index_url()} ({hint})")
+    return version
 
 
 def has_jaxlib(version: Version) -> bool:

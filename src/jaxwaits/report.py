@@ -1,4 +1,8 @@
-"""Messages about snippet results that name the snippet, its claims, the versions and the fix."""
+"""Messages about snippet results that name the snippet, its claims, the versions and the fix.
+
+Every text shown to a person is capped (:func:`jaxwaits.output.cap`): a snippet that prints
+megabytes gives a message of a few hundred lines that says how much it left out.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from jaxwaits.output import cap
 from jaxwaits.platform import Platform
 from jaxwaits.runner import Result, Status
 from jaxwaits.snippets import Snippet
@@ -14,7 +19,7 @@ _TAIL_LINES = 25
 
 
 def diff(expected: str, printed: str, expected_label: str, printed_label: str) -> str:
-    """A unified diff of two outputs, with a note when they differ only in line endings."""
+    """A unified diff of two outputs (capped), with a note when they differ only at the end."""
     lines = difflib.unified_diff(
         expected.splitlines(keepends=True),
         printed.splitlines(keepends=True),
@@ -24,12 +29,15 @@ def diff(expected: str, printed: str, expected_label: str, printed_label: str) -
     text = "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end\n" for line in lines
     )
-    return text or "(the outputs differ only in whitespace at the end)\n"
+    return cap(text) if text else "(the outputs differ only in whitespace at the end)\n"
 
 
 def tail(text: str, lines: int = _TAIL_LINES) -> str:
-    kept = text.rstrip().splitlines()[-lines:]
-    return "\n".join("    " + line for line in kept) if kept else "    (nothing)"
+    """The last ``lines`` lines of ``text``, indented, each cut to a readable length."""
+    kept = text.rstrip().splitlines()
+    cut = f"    [... {len(kept) - lines} earlier lines cut ...]\n" if len(kept) > lines else ""
+    shown = [line if len(line) <= 500 else line[:500] + " [...]" for line in kept[-lines:]]
+    return cut + "\n".join("    " + line for line in shown) if shown else "    (nothing)"
 
 
 def expected_label(snippet: Snippet, source: Path) -> str:
@@ -63,7 +71,11 @@ def describe(
     head = f"snippet {snippet.name} ({where}; {backs}): {status.value}{on}"
     if status.passed:
         return head
+    if status is Status.INVALID:
+        problems = [f"{where}:{line}: {message}" for line, message in snippet.problems]
+        return head + "\nnot run:\n" + "\n".join(problems)
     run = result.failed_run
+    assert run is not None
     body = []
     if status is Status.DIFFERS:
         assert result.expected is not None
@@ -81,6 +93,11 @@ def describe(
     elif status is Status.CRASHED:
         body.append(f"the interpreter was killed by {run.signal_name}; stdout so far:")
         body.append(tail(run.stdout))
+    elif status is Status.NOT_UTF8:
+        body.append(
+            f"byte {run.bad_byte} of its stdout is not UTF-8 (shown as \\x escapes); a snippet "
+            f"prints text:\n{tail(run.stdout)}"
+        )
     else:
         body.append(f"exited with status {run.returncode}")
     if run.stderr.strip() and status is not Status.FLAKY:

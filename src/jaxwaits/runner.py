@@ -2,7 +2,9 @@
 
 A fresh process per run means no runtime state leaks from one snippet to the next, a snippet's
 ``# env:`` settings apply before JAX starts, and a snippet that crashes the interpreter or hangs
-costs only its own result.
+costs only its own result. Each run has its own process group, killed whole at its timeout; if
+the runner is interrupted (Ctrl-C) or told to stop (SIGTERM, SIGHUP), every running snippet is
+killed with it.
 """
 
 from __future__ import annotations
@@ -12,12 +14,16 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import FrameType
 
+from jaxwaits.output import canonical, decode
 from jaxwaits.platform import Platform, probe
 from jaxwaits.snippets import Snippet
 
@@ -31,7 +37,10 @@ class Status(enum.Enum):
     RAISED = "raised"
     CRASHED = "crashed"
     TIMED_OUT = "timed out"
+    NOT_UTF8 = "printed bytes that are not UTF-8"
     FLAKY = "flaky"
+    INVALID = "invalid settings"
+    NOT_RUN = "not run in this build"  # the docs build only: the cell did not run the snippet
 
     @property
     def passed(self) -> bool:
@@ -40,22 +49,25 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True)
 class Run:
-    """One execution of a snippet."""
+    """One execution of a snippet; ``stdout`` is in canonical form (:mod:`jaxwaits.output`)."""
 
     stdout: str
     stderr: str
     returncode: int | None  # None when it was killed for running past its timeout
     seconds: float
+    bad_byte: int | None = None  # the first byte of stdout that is not UTF-8
 
     @property
     def failure(self) -> Status | None:
-        """RAISED, CRASHED or TIMED_OUT, or None if the interpreter exited cleanly."""
+        """Why the run failed whatever it printed, or None if it exited cleanly with text."""
         if self.returncode is None:
             return Status.TIMED_OUT
         if self.returncode < 0:
             return Status.CRASHED
         if self.returncode > 0:
             return Status.RAISED
+        if self.bad_byte is not None:
+            return Status.NOT_UTF8
         return None
 
     @property
@@ -66,6 +78,9 @@ class Run:
             return signal.Signals(-self.returncode).name
         except ValueError:
             return f"signal {-self.returncode}"
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -79,6 +94,8 @@ class Result:
 
     @property
     def status(self) -> Status:
+        if self.snippet.problems:
+            return Status.INVALID
         for run in self.runs:
             if run.failure:
                 return run.failure
@@ -89,42 +106,148 @@ class Result:
         return Status.MATCHED if self.runs[0].stdout == self.expected else Status.DIFFERS
 
     @property
-    def failed_run(self) -> Run:
-        """The run to show: the first that failed, or else the first one."""
-        return next((run for run in self.runs if run.failure), self.runs[0])
+    def failed_run(self) -> Run | None:
+        """The run to show: the first that failed, or else the first one (None if none ran)."""
+        return next((run for run in self.runs if run.failure), self.runs[0] if self.runs else None)
+
+
+class _Children:
+    """The process groups of the snippets running now, so that they can be killed together."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._groups: set[int] = set()
+        self._executions = 0
+        self._stopping = False
+
+    @contextmanager
+    def execution(self) -> Iterator[None]:
+        with self._lock:
+            if self._executions == 0:
+                self._stopping = False
+            self._executions += 1
+        try:
+            yield
+        except BaseException:
+            self.kill_all()
+            raise
+        finally:
+            with self._lock:
+                self._executions -= 1
+
+    def start(self, command: list[str], **options: object) -> subprocess.Popen[bytes] | None:
+        """Start a snippet in a group of its own, unless everything is being stopped."""
+        with self._lock:
+            if self._stopping:
+                return None
+            process = subprocess.Popen(command, start_new_session=True, **options)  # type: ignore[call-overload]
+            self._groups.add(process.pid)
+            return process
+
+    def done(self, process: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._groups.discard(process.pid)
+
+    def kill_all(self) -> None:
+        with self._lock:
+            self._stopping = True
+            groups = list(self._groups)
+        for group in groups:
+            kill_group(group)
+
+
+CHILDREN = _Children()
+
+
+def kill_group(group: int) -> None:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # already gone
+
+
+@contextmanager
+def children_die_with_us() -> Iterator[None]:
+    """While this holds, a SIGTERM or SIGHUP first kills every running snippet, then acts as it
+    would have; an exception (Ctrl-C's KeyboardInterrupt included) kills them too."""
+    previous: dict[int, object] = {}
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        CHILDREN.kill_all()
+        for number, handler in previous.items():
+            signal.signal(number, handler)  # type: ignore[arg-type]
+        os.kill(os.getpid(), signum)
+
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            previous[number] = signal.signal(number, stop)
+    try:
+        with CHILDREN.execution():
+            yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)  # type: ignore[arg-type]
+
+
+_COLOUR = {"FORCE_COLOR", "CLICOLOR_FORCE", "PY_COLORS"}  # dropped: tracebacks stay plain text
+_PLAIN = {"PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1", "PYTHON_COLORS": "0", "NO_COLOR": "1"}
+
+
+def _environment(snippet: Snippet) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in _COLOUR}
+    return {**env, **_PLAIN, **snippet.env}
 
 
 def run_once(snippet: Snippet, python: str = sys.executable, cwd: Path | None = None) -> Run:
     """Run ``snippet`` in a fresh ``python``; kill it (and its children) past its timeout."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1", **snippet.env}
     started = time.perf_counter()
-    with subprocess.Popen(
+    process = CHILDREN.start(
         [python, str(snippet.path)],
         cwd=cwd or snippet.path.parent,
-        env=env,
+        env=_environment(snippet),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, so a timeout kills all of it
-    ) as process:
+    )
+    if process is None:
+        return Run("", "not started: the runner was stopped\n", None, 0.0)
+    with process:
         try:
             stdout, stderr = process.communicate(timeout=snippet.timeout)
             returncode: int | None = process.returncode
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            kill_group(process.pid)
             stdout, stderr = process.communicate()
             returncode = None
-    return Run(stdout, stderr, returncode, time.perf_counter() - started)
+        finally:
+            CHILDREN.done(process)
+    printed = decode(stdout)
+    return Run(
+        canonical(printed.text),
+        decode(stderr).text,
+        returncode,
+        time.perf_counter() - started,
+        printed.bad_byte,
+    )
 
 
 def _execute(
     snippets: list[Snippet], repeat: int, jobs: int | None, python: str
 ) -> list[tuple[Run, ...]]:
-    tasks = [snippet for snippet in snippets for _ in range(repeat)]
-    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        runs = list(pool.map(lambda snippet: run_once(snippet, python), tasks))
-    return [tuple(runs[i * repeat : (i + 1) * repeat]) for i in range(len(snippets))]
+    runnable = [snippet for snippet in snippets if not snippet.problems]
+    tasks = [snippet for snippet in runnable for _ in range(repeat)]
+    pool = ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1)
+    try:
+        with children_die_with_us():
+            futures = [pool.submit(run_once, snippet, python) for snippet in tasks]
+            runs = [future.result() for future in futures]
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        pool.shutdown(wait=True)
+    by_snippet = {id(s): tuple(runs[i * repeat : (i + 1) * repeat]) for i, s in enumerate(runnable)}
+    return [by_snippet.get(id(snippet), ()) for snippet in snippets]
 
 
 def judge(snippet: Snippet, runs: tuple[Run, ...], jax_version: str | None) -> Result:
@@ -144,7 +267,8 @@ def run_snippets(
     """Run every snippet ``repeat`` times, ``jobs`` processes at once (default: one per core),
     and judge each against the output expected on ``jax_version`` (default: the recorded one).
 
-    Results come back in the order the snippets were given.
+    Results come back in the order the snippets were given; a snippet with invalid settings is
+    judged without running.
     """
     snippets = list(snippets)
     runs = _execute(snippets, repeat, jobs, python)

@@ -15,22 +15,32 @@ release legitimately prints something else, its output is recorded as a known di
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.output import canonical
+
 DEFAULT_TIMEOUT = 90.0
 KNOWN = "known"
-_SETTING = re.compile(r"^#\s*(env|timeout):\s*(.+?)\s*$")
+_SETTING = re.compile(r"^#\s*(env|timeout)\s*:\s*(.*?)\s*$")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 @dataclass(frozen=True)
 class Snippet:
-    """One experiment: ``snippets/<name>.py`` and its recorded output ``<name>.out``."""
+    """One experiment: ``snippets/<name>.py`` and its recorded output ``<name>.out``.
+
+    ``problems`` holds what is wrong with its settings, each as ``(line, message)``; a snippet
+    with problems is reported, never run.
+    """
 
     path: Path
     env: dict[str, str] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
+    problems: tuple[tuple[int, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -41,10 +51,8 @@ class Snippet:
         return self.path.with_suffix(".out")
 
     def recorded(self) -> str | None:
-        """The recorded stdout, or None if it was never recorded."""
-        if not self.recorded_path.exists():
-            return None
-        return self.recorded_path.read_text(encoding="utf-8")
+        """The recorded stdout (canonical), or None if it was never recorded."""
+        return _read_output(self.recorded_path)
 
     def known_path(self, jax_version: str) -> Path:
         """Where the output known to differ on JAX ``jax_version`` is recorded."""
@@ -55,15 +63,26 @@ class Snippet:
         difference for that release if one is recorded, else the recorded output."""
         known = self.known_path(jax_version) if jax_version else None
         if known and known.exists():
-            return known.read_text(encoding="utf-8"), known
+            return _read_output(known), known
         return self.recorded(), self.recorded_path
 
 
-def read_snippet(path: Path) -> Snippet:
-    """Read a snippet file and the settings in its leading comment lines."""
+def _read_output(path: Path) -> str | None:
+    if not path.exists():
+        return None
+    try:
+        return canonical(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        raise JaxwaitsError(f"{path}: byte {error.start} is not UTF-8; re-record it") from None
+
+
+def parse_settings(text: str) -> tuple[dict[str, str], float, list[tuple[int, str]]]:
+    """The ``# env:`` and ``# timeout:`` settings in the leading comment lines of ``text``, and
+    the problems with them as ``(line, message)``."""
     env: dict[str, str] = {}
     timeout = DEFAULT_TIMEOUT
-    for line in path.read_text(encoding="utf-8").splitlines():
+    problems: list[tuple[int, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.startswith("#"):
             break
         match = _SETTING.match(line)
@@ -72,20 +91,47 @@ def read_snippet(path: Path) -> Snippet:
         key, value = match.groups()
         if key == "env":
             name, sep, env_value = value.partition("=")
-            if not sep:
-                raise ValueError(f"{path}: '# env:' needs NAME=VALUE, got {value!r}")
+            if not sep or not _ENV_NAME.match(name.strip()):
+                problems.append(
+                    (number, f"'# env:' needs NAME=VALUE with NAME a variable name, got {value!r}")
+                )
+                continue
             env[name.strip()] = env_value.strip()
-        else:
+            continue
+        try:
             timeout = float(value)
-    return Snippet(path=path, env=env, timeout=timeout)
+        except ValueError:
+            timeout = math.nan
+        if not math.isfinite(timeout) or timeout <= 0:
+            problems.append((number, f"'# timeout:' needs a number of seconds, got {value!r}"))
+            timeout = DEFAULT_TIMEOUT
+    return env, timeout, problems
+
+
+def read_snippet(path: Path) -> Snippet:
+    """Read a snippet file and the settings in its leading comment lines; what is wrong with
+    them is kept in ``problems``, so one bad file never stops the others from being read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        return Snippet(path, problems=((1, f"byte {error.start} is not UTF-8"),))
+    except OSError as error:
+        return Snippet(path, problems=((1, f"cannot be read: {error.strerror}"),))
+    env, timeout, problems = parse_settings(text)
+    return Snippet(path=path, env=env, timeout=timeout, problems=tuple(problems))
+
+
+def snippet_paths(folder: Path) -> dict[str, Path]:
+    """Every snippet file in ``folder`` by name, sorted; reading none of them."""
+    return {p.stem: p for p in sorted(folder.glob("*.py")) if not p.name.startswith("_")}
 
 
 def load_snippets(folder: Path, names: list[str] | None = None) -> list[Snippet]:
     """The snippets in ``folder``, sorted by name; ``names`` picks some (unknown names fail)."""
-    found = {p.stem: p for p in sorted(folder.glob("*.py")) if not p.name.startswith("_")}
+    found = snippet_paths(folder)
     if names:
         unknown = sorted(set(names) - set(found))
         if unknown:
-            raise SystemExit(f"jaxwaits: no snippet named {', '.join(unknown)} in {folder}")
+            raise JaxwaitsError(f"no snippet named {', '.join(unknown)} in {folder}")
         found = {name: found[name] for name in sorted(set(names))}
     return [read_snippet(path) for path in found.values()]

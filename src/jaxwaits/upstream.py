@@ -10,11 +10,13 @@ import ast
 import platform
 from dataclasses import dataclass
 
+from jaxwaits.errors import JaxwaitsError
+
 _SCOPES = (ast.If, ast.Try, ast.With)  # definitions inside these still belong to the scope
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-class UnreadableSource(RuntimeError):
+class UnreadableSource(JaxwaitsError):
     """This interpreter cannot parse the file (newer syntax than it knows)."""
 
 

@@ -14,6 +14,9 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.myst import claim_targets
+
 _NOTE = re.compile(r"^[ \t]*#\|[ ]?(?P<text>.*?)\r?\n?$")
 SUFFIX = ".py"
 
@@ -28,11 +31,13 @@ class Note:
 
 @dataclass(frozen=True)
 class Line:
-    """One upstream line: its index in the piece (0-based), its text, and the note on it."""
+    """One upstream line: its index in the piece (0-based), its text, the note on it, and the
+    line of the annotated file where it stands."""
 
     index: int
     text: str
     note: Note | None
+    at: int
 
 
 @dataclass(frozen=True)
@@ -71,16 +76,49 @@ def parse(name: str, path: Path, text: str) -> Piece:
             pending.append(match["text"])
             continue
         note = Note("\n".join(pending), starts_at) if pending else None
-        lines.append(Line(len(lines), raw, note))
+        lines.append(Line(len(lines), raw, note, number))
         pending, starts_at = [], 0
     if pending:
-        raise ValueError(f"{path}:{starts_at}: a note at the end of the file annotates no line")
+        raise JaxwaitsError(f"{path}:{starts_at}: a note at the end of the file annotates no line")
     return Piece(name, path, tuple(lines))
 
 
 def read(path: Path) -> Piece:
     """Read ``annotated_src/<name>.py`` (bytes decoded as UTF-8, line endings kept)."""
-    return parse(path.name.removesuffix(SUFFIX), path, path.read_bytes().decode("utf-8"))
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise JaxwaitsError(f"{path}: cannot be read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise JaxwaitsError(f"{path}: byte {error.start} is not UTF-8") from None
+    return parse(path.name.removesuffix(SUFFIX), path, text)
+
+
+def anchor(piece: str, number: int) -> str:
+    """The permanent anchor of upstream line ``number`` on the piece's page."""
+    return f"{piece}-L{number}"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A claim cited in a note: the upstream line the note sits on, and where the role is."""
+
+    claim: str
+    anchor: str  # anchor(piece, the upstream line number of the note's line)
+    at: int  # the line of the annotated file that holds the role
+
+
+def citations(piece: Piece, first_line: int) -> list[Citation]:
+    """Every claim the piece's notes cite; ``first_line`` is the upstream number of its line 0."""
+    found = []
+    for line in piece.lines:
+        if line.note is None:
+            continue
+        for offset, text in enumerate(line.note.text.splitlines()):
+            for claim in claim_targets(text):
+                place = anchor(piece.name, first_line + line.index)
+                found.append(Citation(claim, place, line.note.at + offset))
+    return found
 
 
 def unannotated(piece: Piece) -> list[int]:

@@ -2,20 +2,26 @@
 
 The wheels are pure Python (``py3-none-any``), a few MB each. They are kept under the project's
 gitignored ``.cache/jax-wheels/``, checked against PyPI's SHA-256, and read without unpacking.
-The release list is cached beside them, so everything but a new download works offline.
+The release list is cached beside them and read from there when it is, so everything but a new
+download works offline; ``refresh`` fetches it anew. A cache that cannot be written (read-only)
+costs a warning, not the command.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 import urllib.request
+import warnings
 import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from packaging.version import Version
 
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.files import write_atomic
 from jaxwaits.releases import index_files
 
 INDEX_FILE = "index.json"
@@ -38,7 +44,7 @@ class Release:
         return Version(self.version)
 
 
-class CacheMissing(RuntimeError):
+class CacheMissing(JaxwaitsError):
     """The cache lacks something and the network was not to be used."""
 
 
@@ -60,20 +66,41 @@ def _from_index(files: tuple[dict, ...]) -> list[Release]:
     return sorted(found.values(), key=lambda r: r.key)
 
 
-def releases(cache: Path, first: str, *, offline: bool = False) -> list[Release]:
+def _cached(path: Path) -> list[Release]:
+    try:
+        return [Release(**entry) for entry in json.loads(path.read_text(encoding="utf-8"))]
+    except (OSError, ValueError, TypeError) as error:
+        raise JaxwaitsError(
+            f"{path}: not a release list ({error}); {FILL_COMMAND} --refresh fetches it anew"
+        ) from None
+
+
+def _keep(path: Path, content: str | bytes) -> bool:
+    """Write into the cache; a cache that cannot be written is a warning, not a failure."""
+    try:
+        write_atomic(path, content)
+    except OSError as error:
+        warnings.warn(f"could not write {path} ({error.strerror}); not cached", stacklevel=3)
+        return False
+    return True
+
+
+def releases(
+    cache: Path, first: str, *, offline: bool = False, refresh: bool = False
+) -> list[Release]:
     """Every release from ``first`` on, oldest first (yanked ones included, and marked).
 
-    Online, the list is fetched from PyPI and cached; offline, the cached list is used.
+    The cached list is used when there is one, unless ``refresh``; otherwise it is fetched from
+    the package index and cached. ``offline`` never fetches.
     """
     path = cache / INDEX_FILE
-    if offline:
-        if not path.exists():
-            raise CacheMissing(f"no cached release list at {path}; fill it with: {FILL_COMMAND}")
-        listed = [Release(**entry) for entry in json.loads(path.read_text())]
+    if path.exists() and not refresh:
+        listed = _cached(path)
+    elif offline:
+        raise CacheMissing(f"no cached release list at {path}; fill it with: {FILL_COMMAND}")
     else:
         listed = _from_index(index_files("jax"))
-        cache.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps([asdict(r) for r in listed], indent=1) + "\n")
+        _keep(path, json.dumps([asdict(r) for r in listed], indent=1) + "\n")
     return [r for r in listed if r.key >= Version(first)]
 
 
@@ -84,16 +111,16 @@ def wheel(cache: Path, release: Release, *, offline: bool = False) -> Path:
         return path
     if offline:
         raise CacheMissing(f"jax {release.version} is not in {cache}; fill it with: {FILL_COMMAND}")
-    cache.mkdir(parents=True, exist_ok=True)
     with urllib.request.urlopen(release.url, timeout=_TIMEOUT) as answer:
         data = answer.read()
     digest = hashlib.sha256(data).hexdigest()
     if digest != release.sha256:
-        raise RuntimeError(f"{release.filename}: SHA-256 {digest} is not PyPI's {release.sha256}")
-    partial = path.with_suffix(".part")
-    partial.write_bytes(data)
-    partial.replace(path)
-    return path
+        raise JaxwaitsError(f"{release.filename}: SHA-256 {digest} is not PyPI's {release.sha256}")
+    if _keep(path, data):
+        return path
+    elsewhere = Path(tempfile.mkdtemp(prefix="jaxwaits-wheel-")) / release.filename
+    elsewhere.write_bytes(data)
+    return elsewhere
 
 
 def read_member(wheel_path: Path, member: str) -> str | None:

@@ -34,8 +34,10 @@ from sphinx.util.docutils import SphinxDirective, SphinxTranslator
 from sphinx.writers.html5 import HTML5Translator
 
 from jaxwaits import manifest, vendored
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
 from jaxwaits.project import find_project
+from jaxwaits.vendored import anchor
 
 DASH = "\N{EN DASH}"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -81,10 +83,6 @@ def highlighted_lines(text: str) -> list[str]:
     return lines[:-1] if text.endswith("\n") else lines
 
 
-def anchor(piece: str, number: int) -> str:
-    return f"{piece}-L{number}"
-
-
 def history_id(piece: str) -> str:
     return f"{piece}-history"
 
@@ -104,19 +102,24 @@ class _PieceDirective(SphinxDirective):
             return Path(self.env.srcdir, configured).resolve()
         try:
             return find_project(Path(self.env.srcdir)).annotated_src
-        except SystemExit as missing:
+        except JaxwaitsError as missing:
             raise self.error(f"{missing}; set annotated_source_dir in conf.py") from None
 
-    def load(self) -> tuple[Manifest, Entry, Path]:
+    def load(self) -> tuple[Manifest, Entry, vendored.Piece]:
+        """The manifest, the piece's entry and the piece; an unreadable one is a directive error
+        naming its file."""
         folder = self.folder()
         name = self.arguments[0]
-        recorded = manifest.load(folder)
-        if name not in recorded.pieces:
-            raise self.error(f"no piece {name!r} in {folder / manifest.FILE}")
         path = folder / f"{name}{vendored.SUFFIX}"
         self.env.note_dependency(str(folder / manifest.FILE))
         self.env.note_dependency(str(path))
-        return recorded, recorded.pieces[name], path
+        try:
+            recorded = manifest.load(folder)
+            if name not in recorded.pieces:
+                raise self.error(f"no piece {name!r} in {folder / manifest.FILE}")
+            return recorded, recorded.pieces[name], vendored.read(path)
+        except JaxwaitsError as error:
+            raise self.error(str(error)) from None
 
     def myst(self, text: str, source: Path, classes: list[str]) -> nodes.container:
         """``text`` parsed as MyST (the page's parser), in a container."""
@@ -143,8 +146,8 @@ class AnnotatedSource(_PieceDirective):
     """The piece's lines and notes, side by side, with per-line anchors."""
 
     def run(self) -> list[nodes.Node]:
-        recorded, entry, path = self.load()
-        piece = vendored.read(path)
+        recorded, entry, piece = self.load()
+        path = piece.path
         root = nodes.container(classes=["annotated-source"])
         root += self.head(recorded, entry)
         code = highlighted_lines(piece.upstream)
@@ -209,7 +212,8 @@ class AnnotatedHistory(_PieceDirective):
     """The piece's history over every release in the manifest, as a timeline."""
 
     def run(self) -> list[nodes.Node]:
-        recorded, entry, path = self.load()
+        recorded, entry, piece = self.load()
+        path = piece.path
         timeline = nodes.container(classes=["as-timeline"], ids=[history_id(entry.name)])
         for run in entry.history:
             timeline += self.run_item(recorded, entry, run, path)

@@ -69,6 +69,7 @@ class ClaimDirective(SphinxDirective):
         "needs": str,
         "rests-on": str,
         "renamed-from": str,
+        "source": str,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -143,8 +144,9 @@ def status(app: Sphinx, claim: dict[str, Any]) -> Status:
     for name in claim["evidence"]:
         if not cells.get(name):
             return Status("failing", f"failing: its evidence {name} did not run in this build")
-        if not all(cell.matched for cell in cells[name]):
-            return Status("failing", f"failing: {name} did not print its recorded output here")
+        failed = next((cell for cell in cells[name] if not cell.passed), None)
+        if failed is not None:
+            return Status("failing", f"failing: its evidence {name} {failed.status.value} here")
     if not claim["evidence"]:
         return Status("failing", "failing: no evidence")
     if claim["needs"] and claim["needs"] != platform.backend:
@@ -323,6 +325,16 @@ def _page_source(claim: registry_.Claim) -> str:
             "",
         ]
     return "\n".join(lines)
+
+
+def failing(app: Sphinx) -> list[tuple[str, dict[str, Any], Status]]:
+    """Every claim that this build (its pages read now or before) does not show as holding."""
+    found = []
+    for claim_id, claim in sorted(_claims(app.env).items()):
+        found_status = status(app, claim)
+        if found_status.kind == "failing":
+            found.append((claim_id, claim, found_status))
+    return found
 
 
 def _consistency(app: Sphinx, env: BuildEnvironment) -> None:

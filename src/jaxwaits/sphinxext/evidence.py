@@ -1,18 +1,25 @@
-"""Compare the output of every executed snippet cell with the snippet's recorded output.
+"""Judge every executed snippet cell exactly as the tests judge a snippet, and show its output.
 
-myst-nb executes each ``{code-cell}`` that ``:load:``\\ s a snippet and puts its outputs in the
-doctree; this module reads the stdout back, compares it with ``snippets/<name>.out`` and warns
-(an error under ``-W``) on any difference, naming page, snippet, claims and diff. It also says on
-each such page which JAX the evidence ran on.
+myst-nb executes each ``{code-cell}`` that ``:load:``\\ s a snippet in a kernel that runs the
+snippet in a fresh interpreter (:mod:`jaxwaits.kernel`) and leaves one record of that run as the
+cell's output. This module reads the record back, judges it with :func:`jaxwaits.runner.judge`
+against the recorded output, warns (an error under ``-W``) with the tests' own message when it did
+not pass, and replaces the cell's outputs with what the snippet printed, in canonical form. It
+also says on each such page which JAX the evidence ran on.
+
+A page that loads a snippet file that does not exist has that cell replaced by an error box
+before myst-nb reads it (the claims check names the page and line), so the build goes on.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -20,9 +27,13 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxwaits import report
+from jaxwaits import myst, report
+from jaxwaits.files import write_atomic
+from jaxwaits.kernel import MARK
+from jaxwaits.output import cap
 from jaxwaits.platform import Platform, probe
-from jaxwaits.snippets import read_snippet
+from jaxwaits.runner import Result, Run, Status, judge
+from jaxwaits.snippets import load_snippets, read_snippet
 from jaxwaits.sphinxext.kernels import kernel_env
 
 logger = logging.getLogger(__name__)
@@ -30,12 +41,17 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class CellResult:
-    """One executed snippet cell of this build."""
+    """One executed snippet cell of this build, and how it was judged."""
 
     docname: str
     anchor: str
     snippet: str
-    matched: bool
+    status: Status
+    message: str  # the tests' message for it: one line when it passed
+
+    @property
+    def passed(self) -> bool:
+        return self.status.passed
 
 
 def cell_results(env: BuildEnvironment) -> list[CellResult]:
@@ -53,20 +69,57 @@ def built_on(app: Sphinx) -> Platform:
         if saved.get("installed") == installed:
             return Platform(**saved["platform"])
     found = probe(sys.executable)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps({"installed": installed, "platform": found.as_dict()}))
+    write_atomic(cache, json.dumps({"installed": installed, "platform": found.as_dict()}))
     return found
 
 
-def _stdout(cell: nodes.Element) -> str:
-    """What the cell printed on stdout (myst-nb marks stdout blocks ``stream``)."""
-    return "".join(
-        block.astext() + ("" if block.astext().endswith("\n") else "\n")
-        for output in cell.findall(nodes.container)
-        if output.get("nb_element") == "cell_code_output"
-        for block in output.findall(nodes.literal_block)
-        if "stream" in block["classes"]
-    )
+def _output_box(cell: nodes.Element) -> nodes.Element | None:
+    return next((c for c in cell.children if c.get("nb_element") == "cell_code_output"), None)
+
+
+def _outputs(cell: nodes.Element) -> tuple[list[dict[str, Any]], int]:
+    """The run records among the cell's outputs, and how many other outputs it has."""
+    box = _output_box(cell)
+    records, others = [], 0
+    for output in box.children if box is not None else ():
+        try:
+            data = json.loads(output.astext())
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and data.get(MARK) == 1:
+            records.append(data)
+        else:
+            others += 1
+    return records, others
+
+
+def _judge(app: Sphinx, cell: nodes.Element, load: str, page: Path) -> tuple[Result | None, str]:
+    """The cell's run, judged; or None and why there is nothing to judge."""
+    snippet = read_snippet((page.parent / load).resolve())
+    records, others = _outputs(cell)
+    if len(records) != 1 or others:
+        found = f"{len(records)} run records and {others} other outputs"
+        return None, f"it did not run through the jaxwaits kernel in this build ({found})"
+    run = records[0]["run"]
+    runs = (Run(**run),) if run is not None else ()
+    return judge(snippet, runs, app.jaxwaits_platform.jax), ""
+
+
+def _show(cell: nodes.Element, result: Result | None, message: str) -> None:
+    """Replace the cell's outputs with what the snippet printed (and why it failed, if it did)."""
+    box = _output_box(cell)
+    if box is None:
+        box = nodes.container(nb_element="cell_code_output", classes=["cell_output"])
+        cell += box
+    box.children = []
+    run = result.failed_run if result else None
+    if run is not None and run.stdout:
+        text = cap(run.stdout)
+        box += nodes.literal_block(text, text, language="none", classes=["output", "stream"])
+    if result is None or not result.status.passed:
+        box += nodes.literal_block(
+            message, message, language="none", classes=["output", "jaxwaits-cell-failed"]
+        )
 
 
 def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
@@ -79,56 +132,33 @@ def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
         load = (cell.get("cell_metadata") or {}).get("load")
         if cell.get("nb_element") != "cell_code" or not load:
             continue
-        snippet = read_snippet((page.parent / load).resolve())
-        env.note_dependency(str(snippet.path))
-        env.note_dependency(str(snippet.recorded_path))
-        anchor = f"snippet-{snippet.name}"
+        path = (page.parent / load).resolve()
+        name = path.stem
+        env.note_dependency(str(path))
+        env.note_dependency(str(path.with_suffix(".out")))
+        anchor = f"snippet-{name}"
         cell["ids"].append(anchor)
-        backs = ", ".join(claimed.get(snippet.name, [])) or "no claim"
+        backs = claimed.get(name, [])
         kernel, added = kernel_env(app, docname)
-        expected, expected_from = snippet.expected(app.jaxwaits_platform.jax)
-        printed = _stdout(cell)
-        matched = snippet.env == added and printed == expected
-        if snippet.env != added:
-            logger.warning(
-                "snippet %s declares env %s, but this page's kernel %r adds %s; name a kernel "
-                "from jaxwaits_kernels in conf.py whose env matches, in the page's front matter",
-                snippet.name,
-                snippet.env,
-                kernel,
-                added,
-                location=cell,
-                type="jaxwaits",
-                subtype="evidence",
-            )
-        elif expected is None:
-            logger.warning(
-                "snippet %s (backs %s) has no recorded output %s; record it with: %s",
-                snippet.name,
-                backs,
-                expected_from.name,
-                report.record_command(snippet.name),
-                location=cell,
-                type="jaxwaits",
-                subtype="evidence",
-            )
-        elif printed != expected:
-            logger.warning(
-                "snippet %s (backs %s) printed something other than its recorded output on %s:\n%s",
-                snippet.name,
-                backs,
-                app.jaxwaits_platform.describe(),
-                report.diff(
-                    expected,
-                    printed,
-                    report.expected_label(snippet, expected_from),
-                    f"{snippet.name} (executed in this build)",
-                ),
-                location=cell,
-                type="jaxwaits",
-                subtype="evidence",
-            )
-        results.append(CellResult(docname, anchor, snippet.name, matched))
+        result, why = _judge(app, cell, load, page)
+        if result is None:
+            status = Status.NOT_RUN
+            message = f"snippet {name} (snippets/{path.name}; backs {', '.join(backs)}): {why}"
+        else:
+            status = result.status
+            message = report.describe(result, app.jaxwaits_platform, backs)
+            env_wanted = result.snippet.env
+            if env_wanted != added:
+                status = Status.INVALID
+                message = (
+                    f"snippet {name} declares env {env_wanted}, but this page's kernel {kernel!r}"
+                    f" adds {added}; name a kernel from jaxwaits_kernels in conf.py whose env "
+                    "matches, in the page's front matter"
+                )
+        if status is not Status.MATCHED:
+            logger.warning(message, location=cell, type="jaxwaits", subtype="evidence")
+        _show(cell, result, message)
+        results.append(CellResult(docname, anchor, name, status, message))
     env.jaxwaits_cells = {**getattr(env, "jaxwaits_cells", {}), docname: results}
     if results:
         _stamp(app, doctree)
@@ -143,6 +173,41 @@ def _stamp(app: Sphinx, doctree: nodes.document) -> None:
     if section is not None:
         title = next(iter(section.findall(nodes.title)))
         section.insert(section.index(title) + 1, stamp)
+
+
+_LOAD = re.compile(r"^\s*:load:\s*(?P<file>\S+)\s*$")
+
+
+def _replace_missing_loads(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Turn a code cell that loads a missing file into an error box, so that myst-nb (which
+    would stop the whole build on it) reads the page; the claims check reports the cell."""
+    folder = Path(app.env.doc2path(docname)).parent
+    lines = source[0].split("\n")
+    for block in reversed(list(myst.blocks_in(source[0], folder / "page.md"))):
+        load = block.options.get("load")
+        if block.name != "code-cell" or not load or (folder / load).exists():
+            continue
+        box = ["```{error}", f"This cell loads `{load}`, which does not exist.", "```"]
+        lines[block.line - 1 : block.end] = box
+    source[0] = "\n".join(lines)
+
+
+def _check_timeouts(app: Sphinx) -> None:
+    """The kernel's own limit per cell must leave each snippet its whole timeout."""
+    limit = app.config.nb_execution_timeout
+    for snippet in load_snippets(app.jaxwaits_project.snippets):
+        if limit and limit > 0 and snippet.timeout + 30 > limit:
+            logger.warning(
+                "snippet %s has a %g s timeout, but nb_execution_timeout is %s s; raise it to at "
+                "least %g",
+                snippet.name,
+                snippet.timeout,
+                limit,
+                snippet.timeout + 30,
+                location=f"{app.jaxwaits_project.relative(snippet.path)}:1",
+                type="jaxwaits",
+                subtype="evidence",
+            )
 
 
 class evidence_reference(nodes.Inline, nodes.Element):
@@ -190,6 +255,8 @@ def _platform(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> None:
     app.connect("builder-inited", _platform)
+    app.connect("builder-inited", _check_timeouts)
+    app.connect("source-read", _replace_missing_loads)
     app.connect("doctree-read", _check_cells)
     app.connect("env-purge-doc", _purge)
     app.add_role("evidence", EvidenceRole())

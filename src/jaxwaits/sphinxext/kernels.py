@@ -1,8 +1,10 @@
-"""Jupyter kernels for pages whose snippets need an environment set before JAX starts.
+"""The Jupyter kernels myst-nb runs the pages in.
 
-``jaxwaits_kernels`` in ``conf.py`` maps a kernel name to extra environment variables; a page
-picks one in its front matter (``kernelspec: name: ...``). The kernel specs are written into the
-build folder, so nothing is installed outside it.
+Every kernel loads :mod:`jaxwaits.kernel`, which runs each snippet cell in a fresh interpreter
+as the tests do. ``python3`` is the default; ``jaxwaits_kernels`` in ``conf.py`` maps other
+kernel names to extra environment variables, for pages whose snippets need an environment set
+before JAX starts (a page picks one in its front matter: ``kernelspec: name: ...``). The kernel
+specs are written into the build folder and found first there, so nothing is installed outside it.
 """
 
 from __future__ import annotations
@@ -18,8 +20,12 @@ from pathlib import Path
 from sphinx.application import Sphinx
 
 from jaxwaits import myst
+from jaxwaits.files import write_atomic
 
 DEFAULT_KERNEL = "python3"
+# Part of the execution cache's key: outputs cached under another way of running snippets
+# (before each ran in a fresh interpreter) are never served.
+EXECUTION = "fresh-interpreter-1"
 
 
 def execution_cache_key(kernels: dict[str, dict[str, str]]) -> str:
@@ -29,7 +35,8 @@ def execution_cache_key(kernels: dict[str, dict[str, str]]) -> str:
     outputs recorded under another JAX.
     """
     versions = [f"{name}-{metadata.version(name)}" for name in ("jax", "jaxlib")]
-    kernel_hash = hashlib.sha256(json.dumps(kernels, sort_keys=True).encode()).hexdigest()[:8]
+    keyed = json.dumps([EXECUTION, kernels], sort_keys=True).encode()
+    kernel_hash = hashlib.sha256(keyed).hexdigest()[:8]
     return "_".join([*versions, f"py{platform.python_version()}", kernel_hash])
 
 
@@ -41,16 +48,23 @@ def kernel_env(app: Sphinx, docname: str) -> tuple[str, dict[str, str]]:
 
 def _write_kernel_specs(app: Sphinx) -> None:
     root = Path(app.doctreedir).parent / "jupyter"
-    for name, env in app.config.jaxwaits_kernels.items():
+    for name, env in {DEFAULT_KERNEL: {}, **app.config.jaxwaits_kernels}.items():
         spec = {
-            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "argv": [
+                sys.executable,
+                "-m",
+                "ipykernel_launcher",
+                "-f",
+                "{connection_file}",
+                "--ext=jaxwaits.kernel",
+            ],
             "display_name": f"Python 3 ({name})",
             "language": "python",
             "env": env,
         }
         folder = root / "kernels" / name
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "kernel.json").write_text(json.dumps(spec, indent=2))
+        write_atomic(folder / "kernel.json", json.dumps(spec, indent=2))
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         filter(None, [str(root), os.environ.get("JUPYTER_PATH")])
     )
