@@ -31,11 +31,16 @@ PYTHON = find_python("3.13") or find_python("3.12") or "3.13"
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """Every link in the chain: snippets against recorded outputs, claims, vendored pieces."""
+    """Every link in the chain: snippets against recorded outputs, claims, vendored pieces.
+
+    Runs offline once the wheel cache is full; ``nox -s tests -- --refresh`` fetches the release
+    list anew (and any new wheel) first. Other arguments go to pytest.
+    """
     session.install("-e", ".[test]")
+    refresh = ["--refresh"] if "--refresh" in session.posargs else []
     # Fills the wheel cache (every jax release since 0.4.16) and fails if the manifest is stale.
-    session.run("python", "-m", "jaxwaits", "provenance", "--check")
-    session.run("pytest", *session.posargs)
+    session.run("python", "-m", "jaxwaits", "provenance", "--check", *refresh)
+    session.run("pytest", *[arg for arg in session.posargs if arg != "--refresh"])
 
 
 @nox.session(python=PYTHON)

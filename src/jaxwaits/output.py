@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-MAX_LINES = 200
-MAX_CHARS = 20_000
+MAX_LINES = 100
+MAX_CHARS = 10_000
 
 
 @dataclass(frozen=True)

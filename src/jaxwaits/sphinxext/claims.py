@@ -285,7 +285,10 @@ def _write_pages(app: Sphinx) -> None:
     project, registry = app.jaxwaits_project, app.jaxwaits_registry
     folder = Path(app.srcdir) / PAGES
     folder.mkdir(exist_ok=True)
-    wanted = {f"{claim.id}.md": _page_source(claim) for claim in registry.claims.values()}
+    wanted = {
+        f"{claim.id}.md": _page_source(claim, project.snippets)
+        for claim in registry.claims.values()
+    }
     for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
         (folder / stale).unlink()
     for name, text in wanted.items():
@@ -297,7 +300,9 @@ def _write_pages(app: Sphinx) -> None:
         logger.warning(problem.message, location=problem.where, type="jaxwaits", subtype="claims")
 
 
-def _page_source(claim: registry_.Claim) -> str:
+def _page_source(claim: registry_.Claim, snippets: Path) -> str:
+    """The MyST of a claim's page: its body, and each snippet behind it with its recorded output
+    (a file that does not exist is said so, the claims check having named it already)."""
     lines = [
         "---",
         "orphan: true",
@@ -310,20 +315,14 @@ def _page_source(claim: registry_.Claim) -> str:
         "",
     ]
     for name in claim.evidence:
-        lines += [
-            f"## Evidence: `{name}`",
-            "",
-            f"```{{literalinclude}} ../../snippets/{name}.py",
-            ":language: python",
-            "```",
-            "",
-            "Its recorded output:",
-            "",
-            f"```{{literalinclude}} ../../snippets/{name}.out",
-            ":language: text",
-            "```",
-            "",
-        ]
+        lines += [f"## Evidence: `{name}`", ""]
+        parts = ((".py", "python", []), (".out", "text", ["Its recorded output:"]))
+        for suffix, language, intro in parts:
+            if not (snippets / f"{name}{suffix}").is_file():
+                lines += [f"No file `snippets/{name}{suffix}`.", ""]
+                continue
+            lines += [*intro, "", f"```{{literalinclude}} ../../snippets/{name}{suffix}"]
+            lines += [f":language: {language}", "```", ""]
     return "\n".join(lines)
 
 
