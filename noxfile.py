@@ -29,6 +29,16 @@ BUILD_SITE = ("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/
 PYTHON = find_python("3.13") or find_python("3.12") or "3.13"
 
 
+def install(session: nox.Session, *requirements: str) -> None:
+    """Install into the session's environment; when the package index cannot be reached, from
+    what uv has cached (so a warm machine needs no network)."""
+    try:
+        session.install(*requirements)
+    except nox.command.CommandFailed:
+        session.log("could not install from the package index; trying uv's cache alone")
+        session.install("--offline", *requirements)
+
+
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """Every link in the chain: snippets against recorded outputs, claims, vendored pieces.
@@ -36,7 +46,7 @@ def tests(session: nox.Session) -> None:
     Runs offline once the wheel cache is full; ``nox -s tests -- --refresh`` fetches the release
     list anew (and any new wheel) first. Other arguments go to pytest.
     """
-    session.install("-e", ".[test]")
+    install(session, "-e", ".[test]")
     refresh = ["--refresh"] if "--refresh" in session.posargs else []
     # Fills the wheel cache (every jax release since 0.4.16) and fails if the manifest is stale.
     session.run("python", "-m", "jaxwaits", "provenance", "--check", *refresh)
@@ -46,7 +56,7 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def docs(session: nox.Session) -> None:
     """Build the site into docs/_build/html, executing every snippet; warnings are errors."""
-    session.install("-e", ".[docs]")
+    install(session, "-e", ".[docs]")
     session.run(*BUILD_SITE, *session.posargs)
     session.run("python", "-m", "jaxwaits", "check-site", "docs/_build/html")
 
@@ -54,21 +64,21 @@ def docs(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def record(session: nox.Session) -> None:
     """Re-run snippets (all, or those named after --) and rewrite their recorded outputs."""
-    session.install("-e", ".[test]")
+    install(session, "-e", ".[test]")
     session.run("python", "-m", "jaxwaits", "record", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Wall time of the full re-check against each snippet alone, and of a warm docs rebuild."""
-    session.install("-e", ".[docs]")
+    install(session, "-e", ".[docs]")
     session.run("python", "benchmarks/recheck.py")
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff, on the machinery, tests and noxfile."""
-    session.install("ruff")
+    install(session, "ruff")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
 
@@ -80,19 +90,19 @@ def verify(session: nox.Session) -> None:
     Makes an environment with that release and a Python it supports, runs every snippet and the
     drift check there, and writes docs/verified/jax-<release>-<backend>.json.
     """
-    session.install("-e", ".", "uv")
+    install(session, "-e", ".", "uv")
     session.run("python", "-m", "jaxwaits", "verify", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def matrix(session: nox.Session) -> None:
     """Verify every release in [tool.jaxwaits] matrix, and the newest, into docs/verified/."""
-    session.install("-e", ".", "uv")
+    install(session, "-e", ".", "uv")
     session.run("python", "-m", "jaxwaits", "matrix", *session.posargs)
 
 
 @nox.session(name="verify-latest", python=PYTHON)
 def verify_latest(session: nox.Session) -> None:
     """If the ledger lacks the newest JAX on the index, verify it and print a release note."""
-    session.install("-e", ".", "uv")
+    install(session, "-e", ".", "uv")
     session.run("python", "-m", "jaxwaits", "verify-latest", *session.posargs)

@@ -87,6 +87,18 @@ def test_4_a_bad_setting_line_fails_its_snippet_naming_file_and_line(bad_results
     assert says in report.describe(result, PLATFORM)
 
 
+def test_4_a_recorded_output_that_is_not_utf8_fails_only_its_snippet(tmp_path: Path) -> None:
+    folder = folder_of(
+        tmp_path, {"fine": ('print("fine")\n', "fine\n"), "raw": ("print(1)\n", "1\n")}
+    )
+    (folder / "raw.out").write_bytes(b"1\xfe\n")
+    results = {r.snippet.name: r for r in run_snippets(load_snippets(folder))}
+    assert results["fine"].status is Status.MATCHED
+    assert results["raw"].status is Status.INVALID
+    message = report.describe(results["raw"], PLATFORM)
+    assert "snippets/raw.py:1: its recorded output raw.out: byte 1 is not UTF-8" in message
+
+
 def _mini_project(tmp_path: Path) -> Copy:
     """The project's tests and pages, with five quick snippets in place of the real ones."""
     copy = copy_project(tmp_path, ("docs", "annotated_src", "tests"))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.output import canonical
+from jaxwaits.output import canonical, decode
 
 DEFAULT_TIMEOUT = 90.0
 KNOWN = "known"
@@ -68,12 +68,11 @@ class Snippet:
 
 
 def _read_output(path: Path) -> str | None:
+    """A recorded output, canonical; bytes that are not UTF-8 show as ``\\x`` escapes (and make
+    the snippet invalid, see :func:`read_snippet`)."""
     if not path.exists():
         return None
-    try:
-        return canonical(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as error:
-        raise JaxwaitsError(f"{path}: byte {error.start} is not UTF-8; re-record it") from None
+    return canonical(decode(path.read_bytes()).text)
 
 
 def parse_settings(text: str) -> tuple[dict[str, str], float, list[tuple[int, str]]]:
@@ -118,6 +117,10 @@ def read_snippet(path: Path) -> Snippet:
     except OSError as error:
         return Snippet(path, problems=((1, f"cannot be read: {error.strerror}"),))
     env, timeout, problems = parse_settings(text)
+    recorded = path.with_suffix(".out")
+    bad = decode(recorded.read_bytes()).bad_byte if recorded.is_file() else None
+    if bad is not None:
+        problems.append((1, f"its recorded output {recorded.name}: byte {bad} is not UTF-8"))
     return Snippet(path=path, env=env, timeout=timeout, problems=tuple(problems))
 
 

@@ -22,6 +22,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from jaxwaits import claims as registry_
 from jaxwaits import ledger
 from jaxwaits.cite import PAGES  # docs/claim/<id>.md, generated for every claim
+from jaxwaits.files import write_atomic
 from jaxwaits.snippets import load_snippets
 from jaxwaits.sphinxext import matrix
 from jaxwaits.sphinxext.evidence import CellResult, cell_results
@@ -294,7 +295,7 @@ def _write_pages(app: Sphinx) -> None:
     for name, text in wanted.items():
         path = folder / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)
     problems = registry_.check(registry, {s.name for s in load_snippets(project.snippets)})
     for problem in problems:
         logger.warning(problem.message, location=problem.where, type="jaxwaits", subtype="claims")
@@ -425,11 +426,11 @@ def _redirects(app: Sphinx, exception: Exception | None) -> None:
     for claim_id, claim in _claims(app.env).items():
         for old in claim["renamed_from"]:
             target = Path(app.outdir) / PAGES / f"{old}.html"
-            target.write_text(
+            write_atomic(
+                target,
                 f'<!DOCTYPE html><meta charset="utf-8"><title>Moved to {claim_id}</title>'
                 f'<meta http-equiv="refresh" content="0; url={claim_id}.html">'
                 f'<p>Claim <code>{old}</code> is now <a href="{claim_id}.html">{claim_id}</a>.</p>',
-                encoding="utf-8",
             )
 
 
