@@ -1,27 +1,45 @@
-"""Several arrays go to one batched runtime call; a single array takes the per-array path."""
+"""Two or more arrays go to one batched runtime call; a single array goes to its own method.
+
+Both paths are watched directly: the batched call and the array method are each replaced by a
+counting wrapper around the original.
+"""
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import api
+from jax._src import api, array
 
-calls = []
-batched = api.xc.batched_block_until_ready  # the function the wrapper calls for several arrays
+batched_calls = []
+method_calls = []
+batched = api.xc.batched_block_until_ready  # what the wrapper calls for several arrays
+method = array.ArrayImpl.block_until_ready  # an array's own method
 
 
-def counting(arrays):
-    calls.append(len(arrays))
+def counting_batched(arrays):
+    batched_calls.append(len(arrays))
     return batched(arrays)
 
 
-api.xc.batched_block_until_ready = counting
+def counting_method(self):
+    method_calls.append(1)
+    return method(self)
+
+
+api.xc.batched_block_until_ready = counting_batched
+array.ArrayImpl.block_until_ready = counting_method
 arrays = [jnp.full(4, float(i)) for i in range(100)]
 for label, tree in [
     ("100 arrays", arrays),
+    ("2 arrays", arrays[:2]),
     ("1 array", arrays[0]),
     ("1 array and a NumPy array", [arrays[0], np.ones(3)]),
 ]:
-    calls.clear()
+    batched_calls.clear()
+    method_calls.clear()
     jax.block_until_ready(tree)
-    print(f"{label}: batched calls {len(calls)}, arrays per call {calls}")
+    print(
+        f"{label}: batched calls {len(batched_calls)}, arrays per call {batched_calls},"
+        f" array methods called {len(method_calls)}"
+    )
 api.xc.batched_block_until_ready = batched
+array.ArrayImpl.block_until_ready = method

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -239,7 +240,12 @@ def parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--jobs", type=_positive, default=None, help="processes at once (default: cores)"
         )
-        sub.add_argument("--python", default=sys.executable, help="interpreter with JAX installed")
+        sub.add_argument(
+            "--python",
+            default=sys.executable,
+            type=_interpreter,
+            help="interpreter with JAX installed",
+        )
 
     lst = commands.add_parser("claims", help="list the claims, and any broken link in the chain")
     lst.set_defaults(handler=_claims)
@@ -254,7 +260,9 @@ def parser() -> argparse.ArgumentParser:
 
     ver = commands.add_parser("verify", help="verify one JAX release and write its ledger file")
     ver.add_argument("version", nargs="?", help="a JAX release (default: the newest)")
-    ver.add_argument("--python", help="verify this interpreter's JAX instead of making an env")
+    ver.add_argument(
+        "--python", type=_interpreter, help="verify this interpreter's JAX instead of making an env"
+    )
     ver.add_argument(
         "--record-known",
         nargs="+",
@@ -288,9 +296,19 @@ def parser() -> argparse.ArgumentParser:
     dri = commands.add_parser(
         "drift", help="check the vendored pieces against the installed jax, as the manifest says"
     )
-    dri.add_argument("--python", default=sys.executable, help="interpreter with JAX installed")
+    dri.add_argument(
+        "--python", default=sys.executable, type=_interpreter, help="interpreter with JAX installed"
+    )
     dri.set_defaults(handler=_drift)
     return top
+
+
+def _interpreter(text: str) -> str:
+    """An interpreter named on the command line, as an absolute path (snippets run elsewhere)."""
+    found = shutil.which(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"no interpreter {text!r} (not a runnable file)")
+    return str(Path(found).absolute())
 
 
 def _positive(text: str) -> int:

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import FrameType
 
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.output import canonical, decode
 from jaxwaits.platform import Platform, probe
 from jaxwaits.snippets import Snippet
@@ -140,7 +141,10 @@ class _Children:
         with self._lock:
             if self._stopping:
                 return None
-            process = subprocess.Popen(command, start_new_session=True, **options)  # type: ignore[call-overload]
+            try:
+                process = subprocess.Popen(command, start_new_session=True, **options)  # type: ignore[call-overload]
+            except OSError as error:
+                raise JaxwaitsError(f"cannot start {command[0]}: {error.strerror}") from None
             self._groups.add(process.pid)
             return process
 
