@@ -14,7 +14,7 @@ import nox
 
 ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT / "src"))
-from jaxwaits.interpreters import find_python  # noqa: E402 (the package is not installed here)
+from jaxwaits.releases.interpreters import find_python  # noqa: E402 (the package is not installed here)
 
 nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True  # a missing interpreter fails; never a skip

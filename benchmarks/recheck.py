@@ -11,8 +11,8 @@ import subprocess
 import sys
 import time
 
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.project import find_project
-from jaxwaits.snippets import load_snippets
 
 SPHINX = [sys.executable, "-m", "sphinx", "-q", "-W", "--keep-going", "-b", "html"]
 

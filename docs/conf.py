@@ -17,8 +17,9 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 # Every snippet cell runs while the site is built, in a fresh interpreter started by the kernel
-# (jaxwaits.kernel), and is judged as the tests judge it. A snippet that fails is reported by the
-# jaxwaits extension, with the others still run: so execution errors are recorded, not raised.
+# (jaxwaits.evidence.kernel), and is judged as the tests judge it. A snippet that fails is
+# reported by the jaxwaits extension, with the others still run: so execution errors are recorded,
+# not raised.
 jaxwaits_kernels = {
     "jaxwaits-four-cpus": {"XLA_FLAGS": "--xla_force_host_platform_device_count=4"},
 }

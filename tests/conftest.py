@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits import claims, manifest
+from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.platform import Platform
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.runner import Result, run_on
+from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.pieces import manifest
 from jaxwaits.project import Project
-from jaxwaits.runner import Result, run_on
-from jaxwaits.snippets import load_snippets
 
 ROOT = Path(__file__).resolve().parent.parent
 PIECES = sorted(path.stem for path in (ROOT / "annotated_src").glob("*.py"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import PIECES
 
-from jaxwaits import vendored
+from jaxwaits.pieces import vendored
 from jaxwaits.project import find_project
 from jaxwaits.sphinxext.annotated import github_url
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from jaxwaits import cite
-from jaxwaits.claims import Claim, Registry
+from jaxwaits.claims import cite
+from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.project import Project
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits import claims
+from jaxwaits.claims import registry as claims
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.project import Project
-from jaxwaits.snippets import load_snippets
 
 
 def problems_in(project: Project) -> list[str]:

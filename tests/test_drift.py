@@ -8,9 +8,9 @@ import pytest
 from conftest import PIECES
 from wheel_cache import piece_text
 
-from jaxwaits import drift, vendored
+from jaxwaits.pieces import drift, vendored
+from jaxwaits.pieces.provenance import sha256
 from jaxwaits.project import Project, find_project
-from jaxwaits.provenance import sha256
 
 PROJECT = find_project(Path(__file__).parent)
 

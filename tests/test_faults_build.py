@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from copies import Copy, copy_project, edited, page
 
-from jaxwaits import manifest
-from jaxwaits.runner import Status, run_snippets
-from jaxwaits.snippets import read_snippet
+from jaxwaits.evidence.runner import Status, run_snippets
+from jaxwaits.evidence.snippets import read_snippet
+from jaxwaits.pieces import manifest
 
 FLOOD_LINES = 500_000  # 50 MB of output
 

@@ -19,12 +19,17 @@ from pathlib import Path
 import pytest
 from copies import ROOT, Copy, copy_project, edited
 
-from jaxwaits import claims, cli, files, ledger, manifest, record, releases, report, wheels
+from jaxwaits import cli, files
+from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.platform import Platform
+from jaxwaits.evidence import record, report
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.runner import Status, run_snippets
+from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.pieces import manifest
 from jaxwaits.project import Project
-from jaxwaits.runner import Status, run_snippets
-from jaxwaits.snippets import load_snippets
+from jaxwaits.releases import index as releases
+from jaxwaits.releases import ledger, wheels
 
 PLATFORM = Platform(jax="0.0", jaxlib="0.0", python="3", backend="cpu")
 
@@ -209,8 +214,8 @@ time.sleep(120)
 RUNNER = """
 import sys
 from pathlib import Path
-from jaxwaits.runner import run_snippets
-from jaxwaits.snippets import load_snippets
+from jaxwaits.evidence.runner import run_snippets
+from jaxwaits.evidence.snippets import load_snippets
 run_snippets(load_snippets(Path(sys.argv[1])))
 """
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jaxwaits import ledger
-from jaxwaits.ledger import Outcome, Verification
-from jaxwaits.platform import Platform
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.releases import ledger
+from jaxwaits.releases.ledger import Outcome, Verification
 
 
 def verification(jax: str, **snippets: str) -> Verification:

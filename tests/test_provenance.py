@@ -3,10 +3,11 @@
 from dataclasses import replace
 from pathlib import Path
 
-from jaxwaits import manifest, provenance, upstream, wheels
-from jaxwaits.manifest import Entry
+from jaxwaits.pieces import manifest, provenance, upstream
+from jaxwaits.pieces.manifest import Entry
+from jaxwaits.pieces.provenance import Found
 from jaxwaits.project import find_project
-from jaxwaits.provenance import Found
+from jaxwaits.releases import wheels
 
 PROJECT = find_project(Path(__file__).parent)
 OLD, NEW = "def f():\n  pass\n", "def f():\n  return 1\n"

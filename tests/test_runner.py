@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits import record, report
-from jaxwaits.platform import Platform
-from jaxwaits.runner import Result, Status, run_snippets
-from jaxwaits.snippets import load_snippets, read_snippet
+from jaxwaits.evidence import record, report
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.runner import Result, Status, run_snippets
+from jaxwaits.evidence.snippets import load_snippets, read_snippet
 
 PLATFORM = Platform(jax="0.0", jaxlib="0.0", python="3", backend="cpu")
 SNIPPETS = {

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT
 
-from jaxwaits import claims, report
-from jaxwaits.platform import Platform
-from jaxwaits.runner import Result
-from jaxwaits.snippets import load_snippets
+from jaxwaits.claims import registry as claims
+from jaxwaits.evidence import report
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.runner import Result
+from jaxwaits.evidence.snippets import load_snippets
 
 NAMES = [snippet.name for snippet in load_snippets(ROOT / "snippets")]
 

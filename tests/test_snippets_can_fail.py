@@ -15,9 +15,9 @@ import sys
 import pytest
 from conftest import ROOT
 
-from jaxwaits.output import canonical
-from jaxwaits.report import diff
-from jaxwaits.snippets import read_snippet
+from jaxwaits.evidence.output import canonical
+from jaxwaits.evidence.report import diff
+from jaxwaits.evidence.snippets import read_snippet
 
 ONE_BUFFER = """
 from jax._src import array

@@ -2,7 +2,7 @@
 
 import pytest
 
-from jaxwaits import upstream
+from jaxwaits.pieces import upstream
 
 SOURCE = '''\
 import x

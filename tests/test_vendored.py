@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from conftest import PIECES
 
-from jaxwaits import vendored
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.pieces import vendored
 from jaxwaits.project import find_project
 
 PROJECT = find_project(Path(__file__).parent)

@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits import upstream, wheels
-from jaxwaits.manifest import Entry
+from jaxwaits.pieces import upstream
+from jaxwaits.pieces.manifest import Entry
 from jaxwaits.project import Project
+from jaxwaits.releases import wheels
 
 
 def release(project: Project, version: str) -> wheels.Release:

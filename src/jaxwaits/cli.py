@@ -9,26 +9,19 @@ import sys
 import time
 from pathlib import Path
 
-from jaxwaits import (
-    cite,
-    claims,
-    drift,
-    jaxenv,
-    ledger,
-    manifest,
-    matrix,
-    provenance,
-    record,
-    releases,
-    report,
-    verify,
-)
+from jaxwaits.claims import cite
+from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import record, report
+from jaxwaits.evidence.platform import probe
+from jaxwaits.evidence.runner import children_die_with_us, run_on, run_snippets
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.files import write_atomic
-from jaxwaits.platform import probe
+from jaxwaits.pieces import drift, manifest, provenance
 from jaxwaits.project import Project, find_project
-from jaxwaits.runner import children_die_with_us, run_on, run_snippets
-from jaxwaits.snippets import load_snippets
+from jaxwaits.releases import environments as jaxenv
+from jaxwaits.releases import index as releases
+from jaxwaits.releases import ledger, matrix, verify
 
 
 def _run(project: Project, args: argparse.Namespace) -> int:
@@ -50,7 +43,8 @@ def _record(project: Project, args: argparse.Namespace) -> int:
 def record_on(
     project: Project, names: list[str], python: str, *, known: bool, jobs: int | None = None
 ) -> int:
-    """Re-record ``names`` (all if empty) on ``python``'s JAX; see :mod:`jaxwaits.record`."""
+    """Re-record ``names`` (all if empty) on ``python``'s JAX; see
+    :mod:`jaxwaits.evidence.record`."""
     snippets = load_snippets(project.snippets, names)
     platform = probe(python)
     pinned = project.pinned_jax()

@@ -5,11 +5,11 @@ failing, a vendored piece that disagrees with its manifest, or an unreadable led
 warning (an error under ``-W``), so a build that passes is one where every claim held.
 
 - :mod:`~jaxwaits.sphinxext.kernels` gives pages the kernels their snippets' ``# env:`` needs.
-- :mod:`~jaxwaits.sphinxext.evidence` compares every executed snippet cell with its recorded
+- :mod:`~jaxwaits.sphinxext.cells` compares every executed snippet cell with its recorded
   output and fails the build on a difference.
-- :mod:`~jaxwaits.sphinxext.claims` provides the ``{claim}`` directive and role, one page per
+- :mod:`~jaxwaits.sphinxext.claim_pages` provides the ``{claim}`` directive and role, one page per
   claim, and the claims index.
-- :mod:`~jaxwaits.sphinxext.matrix` renders the ledger: claims and pieces against releases.
+- :mod:`~jaxwaits.sphinxext.ledger_table` renders the ledger: claims and pieces against releases.
 - :mod:`~jaxwaits.sphinxext.annotated` renders the vendored pieces with their notes.
 """
 
@@ -22,10 +22,11 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from jaxwaits import claims as registry
-from jaxwaits import drift, ledger
+from jaxwaits.claims import registry as registry
+from jaxwaits.pieces import drift
 from jaxwaits.project import find_project
-from jaxwaits.sphinxext import annotated, claims, evidence, kernels, matrix
+from jaxwaits.releases import ledger
+from jaxwaits.sphinxext import annotated, cells, claim_pages, kernels, ledger_table
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
     with the vendored pieces, as warnings."""
     if exception is not None:
         return
-    for claim_id, claim, found in claims.failing(app):
+    for claim_id, claim, found in claim_pages.failing(app):
         logger.warning(
             "claim %s is %s, so this site must not be published",
             claim_id,
@@ -63,9 +64,9 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _load_project, priority=400)  # before the modules' handlers
     kernels.setup(app)
-    evidence.setup(app)
-    claims.setup(app)
-    matrix.setup(app)
+    cells.setup(app)
+    claim_pages.setup(app)
+    ledger_table.setup(app)
     annotated.setup(app)
     app.connect("build-finished", _publishable)
     app.add_css_file("jaxwaits.css")  # annotated.setup adds the package's static folder

@@ -33,11 +33,11 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxTranslator
 from sphinx.writers.html5 import HTML5Translator
 
-from jaxwaits import manifest, vendored
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
+from jaxwaits.pieces import manifest, vendored
+from jaxwaits.pieces.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
+from jaxwaits.pieces.vendored import anchor
 from jaxwaits.project import find_project
-from jaxwaits.vendored import anchor
 
 DASH = "\N{EN DASH}"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -185,7 +185,7 @@ class AnnotatedSource(_PieceDirective):
         self, entry: Entry, lines: list[vendored.Line], code: list[str], path: Path
     ) -> nodes.container:
         first = entry.lines[0] + lines[0].index
-        # claims cited in the note are cited from this line (see jaxwaits.sphinxext.claims)
+        # claims cited in the note are cited from this line (see jaxwaits.sphinxext.claim_pages)
         box = nodes.container(
             classes=["as-section"], cite_anchor=anchor(entry.name, first), cite_label=f"L{first}"
         )

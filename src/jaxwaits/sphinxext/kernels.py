@@ -1,8 +1,8 @@
 """The Jupyter kernels myst-nb runs the pages in.
 
-Every kernel loads :mod:`jaxwaits.kernel`, which runs each snippet cell in a fresh interpreter
-as the tests do. ``python3`` is the default; ``jaxwaits_kernels`` in ``conf.py`` maps other
-kernel names to extra environment variables, for pages whose snippets need an environment set
+Every kernel loads :mod:`jaxwaits.evidence.kernel`, which runs each snippet cell in a fresh
+interpreter as the tests do. ``python3`` is the default; ``jaxwaits_kernels`` in ``conf.py`` maps
+other kernel names to extra environment variables, for pages whose snippets need an environment set
 before JAX starts (a page picks one in its front matter: ``kernelspec: name: ...``). The kernel
 specs are written into the build folder and found first there, so nothing is installed outside it.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-from jaxwaits import myst
+from jaxwaits.claims import reader as myst
 from jaxwaits.files import write_atomic
 
 DEFAULT_KERNEL = "python3"
@@ -56,7 +56,7 @@ def _write_kernel_specs(app: Sphinx) -> None:
                 "ipykernel_launcher",
                 "-f",
                 "{connection_file}",
-                "--ext=jaxwaits.kernel",
+                "--ext=jaxwaits.evidence.kernel",
             ],
             "display_name": f"Python 3 ({name})",
             "language": "python",

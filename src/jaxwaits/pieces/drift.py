@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxwaits import ledger, manifest, upstream, vendored
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Run
+from jaxwaits.evidence.report import diff
+from jaxwaits.pieces import manifest, upstream, vendored
+from jaxwaits.pieces.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Run
+from jaxwaits.pieces.provenance import sha256
 from jaxwaits.project import Project
-from jaxwaits.provenance import sha256
-from jaxwaits.report import diff
+from jaxwaits.releases import ledger
 
 _FIND_JAX = """
 import importlib.metadata, importlib.util, json, os

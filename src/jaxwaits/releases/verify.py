@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from jaxwaits import claims, drift
-from jaxwaits.ledger import KNOWN, MATCHED, Outcome, Verification
+from jaxwaits.claims import registry as claims
+from jaxwaits.evidence.report import claims_by_snippet, describe, diff
+from jaxwaits.evidence.runner import Result, Status, run_on
+from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.pieces import drift
 from jaxwaits.project import Project
-from jaxwaits.report import claims_by_snippet, describe, diff
-from jaxwaits.runner import Result, Status, run_on
-from jaxwaits.snippets import load_snippets
+from jaxwaits.releases.ledger import KNOWN, MATCHED, Outcome, Verification
 
 
 def snippet_outcome(result: Result, backs: list[str], fix: str | None) -> Outcome:

@@ -9,9 +9,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from packaging.version import Version
 
-from jaxwaits import jaxenv, ledger
 from jaxwaits.project import Project
-from jaxwaits.verify import verify
+from jaxwaits.releases import environments as jaxenv
+from jaxwaits.releases import ledger
+from jaxwaits.releases.verify import verify
 
 
 def verify_release(

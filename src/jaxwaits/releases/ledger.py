@@ -16,8 +16,8 @@ from pathlib import Path
 from packaging.version import InvalidVersion, Version
 
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.platform import Platform
 from jaxwaits.files import write_atomic
-from jaxwaits.platform import Platform
 
 MATCHED = "matched"
 KNOWN = "known difference"

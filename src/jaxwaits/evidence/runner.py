@@ -24,9 +24,9 @@ from pathlib import Path
 from types import FrameType
 
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.output import canonical, decode
-from jaxwaits.platform import Platform, probe
-from jaxwaits.snippets import Snippet
+from jaxwaits.evidence.output import canonical, decode
+from jaxwaits.evidence.platform import Platform, probe
+from jaxwaits.evidence.snippets import Snippet
 
 
 class Status(enum.Enum):
@@ -50,7 +50,8 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True)
 class Run:
-    """One execution of a snippet; ``stdout`` is in canonical form (:mod:`jaxwaits.output`)."""
+    """One execution of a snippet; ``stdout`` is in canonical form
+    (:mod:`jaxwaits.evidence.output`)."""
 
     stdout: str
     stderr: str

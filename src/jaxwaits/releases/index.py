@@ -11,7 +11,7 @@ from packaging.utils import parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.interpreters import find_python
+from jaxwaits.releases.interpreters import find_python
 
 PYTHONS = ("3.13", "3.12", "3.11", "3.10")  # newest first: prefer the newest a release supports
 _ACCEPT = "application/vnd.pypi.simple.v1+json"

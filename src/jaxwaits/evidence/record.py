@@ -11,10 +11,10 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.report import describe, diff
+from jaxwaits.evidence.runner import Result, Status
 from jaxwaits.files import write_atomic
-from jaxwaits.platform import Platform
-from jaxwaits.report import describe, diff
-from jaxwaits.runner import Result, Status
 
 RECORD_RUNS = 2  # an output that varies between two runs is flaky, and is not written
 VERSIONS_FILE = "recorded.json"

@@ -22,7 +22,7 @@ from packaging.version import Version
 
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.files import write_atomic
-from jaxwaits.releases import index_files
+from jaxwaits.releases.index import index_files
 
 INDEX_FILE = "index.json"
 FILL_COMMAND = "python -m jaxwaits provenance"

@@ -6,9 +6,9 @@ import html
 import re
 from pathlib import Path
 
-from jaxwaits import ledger
-from jaxwaits.claims import Claim, Registry
+from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.project import Project
+from jaxwaits.releases import ledger
 
 PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
 

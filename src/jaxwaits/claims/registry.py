@@ -23,8 +23,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxwaits import manifest, myst, vendored
+from jaxwaits.claims import reader as myst
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.pieces import manifest, vendored
 from jaxwaits.project import Project
 
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -2,7 +2,7 @@
 myst-nb drives (see :mod:`jaxwaits.sphinxext.kernels`).
 
 A cell whose source is a snippet file is not executed in the kernel. It runs the snippet in a
-fresh interpreter through :func:`jaxwaits.runner.run_once`, exactly as the tests do (same
+fresh interpreter through :func:`jaxwaits.evidence.runner.run_once`, exactly as the tests do (same
 environment, timeout, and crash and hang handling), and publishes one record of that run as the
 cell's only output. The build reads the record back and judges it as the tests judge theirs, so a
 snippet that raises, hangs or crashes costs only its own cell, and its output does not depend on
@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jaxwaits.runner import children_die_with_us, run_once
-from jaxwaits.snippets import read_snippet, snippet_paths
+from jaxwaits.evidence.runner import children_die_with_us, run_once
+from jaxwaits.evidence.snippets import read_snippet, snippet_paths
 
 MARK = "jaxwaits-run"  # the key that tells a run record from any other output
 
@@ -67,6 +67,6 @@ def load_ipython_extension(shell: Any) -> None:
         path = by_source.get(_source_key("".join(lines)))
         if path is None:
             return lines  # not a snippet: it runs as written, and the build says so
-        return [f"__import__('jaxwaits.kernel').kernel.run({str(path)!r})\n"]
+        return [f"__import__('jaxwaits.evidence.kernel').evidence.kernel.run({str(path)!r})\n"]
 
     shell.input_transformers_post.append(as_run)

@@ -1,6 +1,6 @@
 """Messages about snippet results that name the snippet, its claims, the versions and the fix.
 
-Every text shown to a person is capped (:func:`jaxwaits.output.cap`): a snippet that prints
+Every text shown to a person is capped (:func:`jaxwaits.evidence.output.cap`): a snippet that prints
 megabytes gives a message of a few hundred lines that says how much it left out.
 """
 
@@ -10,10 +10,10 @@ import difflib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from jaxwaits.output import cap
-from jaxwaits.platform import Platform
-from jaxwaits.runner import Result, Status
-from jaxwaits.snippets import Snippet
+from jaxwaits.evidence.output import cap
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.runner import Result, Status
+from jaxwaits.evidence.snippets import Snippet
 
 _TAIL_LINES = 25
 

@@ -1,11 +1,11 @@
 """Judge every executed snippet cell exactly as the tests judge a snippet, and show its output.
 
 myst-nb executes each ``{code-cell}`` that ``:load:``\\ s a snippet in a kernel that runs the
-snippet in a fresh interpreter (:mod:`jaxwaits.kernel`) and leaves one record of that run as the
-cell's output. This module reads the record back, judges it with :func:`jaxwaits.runner.judge`
-against the recorded output, warns (an error under ``-W``) with the tests' own message when it did
-not pass, and replaces the cell's outputs with what the snippet printed, in canonical form. It
-also says on each such page which JAX the evidence ran on.
+snippet in a fresh interpreter (:mod:`jaxwaits.evidence.kernel`) and leaves one record of that run
+as the cell's output. This module reads the record back, judges it with
+:func:`jaxwaits.evidence.runner.judge` against the recorded output, warns (an error under ``-W``)
+with the tests' own message when it did not pass, and replaces the cell's outputs with what the
+snippet printed, in canonical form. It also says on each such page which JAX the evidence ran on.
 
 A page that loads a snippet file that does not exist has that cell replaced by an error box
 before myst-nb reads it (the claims check names the page and line), so the build goes on.
@@ -27,13 +27,14 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxwaits import myst, report
+from jaxwaits.claims import reader as myst
+from jaxwaits.evidence import report
+from jaxwaits.evidence.kernel import MARK
+from jaxwaits.evidence.output import cap
+from jaxwaits.evidence.platform import Platform, probe
+from jaxwaits.evidence.runner import Result, Run, Status, judge
+from jaxwaits.evidence.snippets import load_snippets, read_snippet
 from jaxwaits.files import write_atomic
-from jaxwaits.kernel import MARK
-from jaxwaits.output import cap
-from jaxwaits.platform import Platform, probe
-from jaxwaits.runner import Result, Run, Status, judge
-from jaxwaits.snippets import load_snippets, read_snippet
 from jaxwaits.sphinxext.kernels import kernel_env
 
 logger = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from jaxwaits import toml_writer
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.pieces import toml_writer
 
 FILE = "manifest.toml"
 IDENTICAL, DIFFERS, ABSENT = "identical", "differs", "absent"
@@ -107,7 +107,8 @@ WRITER = "python -m jaxwaits provenance"
 def problems(manifest: Manifest) -> list[str]:
     """What is inconsistent in a manifest on its own terms: each piece's history must cover its
     releases in order, with no gap or overlap, counts that match, and ``identical`` runs whose
-    text is the vendored one. (Whether it matches the wheels is :mod:`jaxwaits.provenance`'s.)"""
+    text is the vendored one. (Whether it matches the wheels is
+    :mod:`jaxwaits.pieces.provenance`'s.)"""
     releases = manifest.releases
     position = {version: i for i, version in enumerate(releases)}
     found = []

@@ -14,11 +14,12 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from jaxwaits import manifest, upstream, wheels
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
+from jaxwaits.evidence.report import diff
+from jaxwaits.pieces import manifest, upstream
+from jaxwaits.pieces.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
 from jaxwaits.project import Project
-from jaxwaits.report import diff
+from jaxwaits.releases import wheels
 
 Target = tuple[str, str]  # (upstream file, qualified name)
 

@@ -1,8 +1,8 @@
 """Claims on the site: the ``{claim}`` directive and role, a page per claim, the claims index.
 
-The static checks (IDs, evidence, references) are :func:`jaxwaits.claims.check`, the same code the
-tests run; this module adds what only a build can know (did each snippet run and match here) and
-renders each claim with its status.
+The static checks (IDs, evidence, references) are :func:`jaxwaits.claims.registry.check`, the same
+code the tests run; this module adds what only a build can know (did each snippet run and match
+here) and renders each claim with its status.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from jaxwaits import claims as registry_
-from jaxwaits import ledger
-from jaxwaits.cite import PAGES  # docs/claim/<id>.md, generated for every claim
+from jaxwaits.claims import registry as registry_
+from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.files import write_atomic
-from jaxwaits.snippets import load_snippets
-from jaxwaits.sphinxext import matrix
-from jaxwaits.sphinxext.evidence import CellResult, cell_results
+from jaxwaits.releases import ledger
+from jaxwaits.sphinxext import ledger_table
+from jaxwaits.sphinxext.cells import CellResult, cell_results
 
 logger = logging.getLogger(__name__)
 
@@ -199,14 +199,14 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         node.replace_self(_page_body(app, fromdoc, node["claim_id"]))
     for node in list(doctree.findall(claims_index)):
         node.replace_self(_index_table(app, fromdoc))
-    for node in list(doctree.findall(matrix.verification_matrix)):
-        node.replace_self(matrix.build(app, fromdoc, claims))
+    for node in list(doctree.findall(ledger_table.verification_matrix)):
+        node.replace_self(ledger_table.build(app, fromdoc, claims))
     for node in list(doctree.findall(claim_status)):
         node.replace_self(_status_paragraph(app, fromdoc, node["claim_id"]))
     aliases = {old: cid for cid, c in claims.items() for old in c["renamed_from"]}
     for node in list(doctree.findall(claim_reference)):
         claim_id = aliases.get(node["claim_id"], node["claim_id"])
-        if claim_id not in claims:  # reported by jaxwaits.claims.check with file and line
+        if claim_id not in claims:  # reported by jaxwaits.claims.registry.check with file and line
             node.replace_self(nodes.problematic(node["label"], node["label"]))
             continue
         label = node["label"] if node["explicit"] else claim_id

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from jaxwaits import releases
+from jaxwaits.releases import index as releases
 
 
 def _uv() -> list[str]:

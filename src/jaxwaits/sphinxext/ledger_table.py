@@ -10,8 +10,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from jaxwaits import ledger
-from jaxwaits.cite import PAGES
+from jaxwaits.claims.cite import PAGES
+from jaxwaits.releases import ledger
 
 MARKS = {
     ledger.HOLDS: "✓",

@@ -14,8 +14,8 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+from jaxwaits.claims.reader import claim_targets
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.myst import claim_targets
 
 _NOTE = re.compile(r"^[ \t]*#\|[ ]?(?P<text>.*?)\r?\n?$")
 SUFFIX = ".py"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.output import canonical, decode
+from jaxwaits.evidence.output import canonical, decode
 
 DEFAULT_TIMEOUT = 90.0
 KNOWN = "known"
