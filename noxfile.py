@@ -14,7 +14,8 @@ import nox
 
 ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT / "src"))
-from jaxwaits.releases.interpreters import find_python  # noqa: E402 (the package is not installed here)
+# The package is not installed where nox runs: import it from the checkout.
+from jaxwaits.releases.interpreters import find_python  # noqa: E402
 
 nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True  # a missing interpreter fails; never a skip

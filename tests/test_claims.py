@@ -73,3 +73,54 @@ def test_snippet_backing_no_claim_is_named(copy: Project) -> None:
     (copy.snippets / "orphan.py").write_text('print("nothing")\n')
     found = problems_in(copy)
     assert any("orphan.py:1: snippet 'orphan' backs no claim" in p for p in found), found
+
+
+EXAMPLE = """# Scratch
+
+How a claim is written:
+
+````markdown
+```{claim} only-an-example
+:evidence: nothing_at_all
+Shown, not declared.
+```
+````
+
+```{claim} declared-with-yaml
+---
+evidence: [method_returns_self]
+renamed-from: once-called-this
+---
+Declared, with its options as a YAML block, and a reference: {claim}`returns-self`.
+```
+
+:::{note}
+A claim inside an admonition is declared too:
+
+```{claim} declared-in-a-note
+:evidence: method_returns_self
+Inside a note.
+```
+:::
+"""
+
+
+def test_a_claim_in_an_example_block_is_not_declared(copy: Project) -> None:
+    (copy.docs / "scratch.md").write_text(EXAMPLE)
+    registry = claims.scan(copy)
+    assert "only-an-example" not in registry.claims
+    assert not [p for p in problems_in(copy) if "nothing_at_all" in p]
+
+
+def test_options_in_a_yaml_block_are_read(copy: Project) -> None:
+    (copy.docs / "scratch.md").write_text(EXAMPLE)
+    registry = claims.scan(copy)
+    claim = registry.claims["declared-with-yaml"]
+    assert claim.evidence == ("method_returns_self",)
+    assert claim.renamed_from == ("once-called-this",)
+    assert (claim.file.name, claim.line) == ("scratch.md", 12)
+    assert "declared-in-a-note" in registry.claims
+    assert registry.claims["declared-in-a-note"].line == 23
+    found = [r for r in registry.references if r.file.name == "scratch.md"]
+    assert [(r.line, r.target) for r in found] == [(17, "returns-self")]
+    assert not [p for p in problems_in(copy) if "scratch.md" in p]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -114,3 +115,96 @@ def test_a_page_without_execution_shows_no_claim_as_verified(site: Path) -> None
     assert done.returncode != 0
     page = (site / "docs/_build/html/index.html").read_text()
     assert "verified in this build" not in page
+
+
+STANDINGS = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# Standings
+
+```{claim} says-bye
+:evidence: bye
+It says bye.
+```
+
+```{claim} bye-on-a-gpu
+:evidence: bye
+:needs: gpu
+:rests-on: nothing that runs here
+It would say bye on a GPU.
+```
+
+```{code-cell}
+:load: ../snippets/bye.py
+```
+
+```{verification-matrix}
+```
+"""
+
+
+def _ledger_file(jax: str, bye: str, detail: str = "") -> str:
+    platform = {"jax": jax, "jaxlib": jax, "python": "3.13", "backend": "cpu"}
+    snippets = {
+        "bye": {"status": bye, "detail": detail},
+        "hello": {"status": "matched", "detail": ""},
+    }
+    return json.dumps({"platform": platform, "snippets": snippets, "pieces": {}}, indent=2)
+
+
+@pytest.fixture(scope="module")
+def standings(site: Path) -> Path:
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    (site / "snippets" / "bye.py").write_text('print("bye")\n')
+    (site / "snippets" / "bye.out").write_text("bye\n")
+    (site / "docs" / "standings.md").write_text(STANDINGS)
+    (site / "docs" / "index.md").write_text(PAGE + "\n```{toctree}\nstandings\n```\n")
+    verified = site / "docs" / "verified"
+    verified.mkdir()
+    (verified / "jax-0.4.30-cpu.json").write_text(
+        _ledger_file("0.4.30", "known difference", "-a\n+b\n")
+    )
+    (verified / "jax-0.5.3-cpu.json").write_text(_ledger_file("0.5.3", "matched"))
+    return site
+
+
+def test_a_verified_and_a_needs_gpu_claim_are_told_apart(standings: Path) -> None:
+    done = build(standings)
+    assert done.returncode == 0, done.stderr
+    page = (standings / "docs/_build/html/standings.html").read_text()
+    box = page.split('id="claim-bye-on-a-gpu"')[1].split("</div>")[0:6]
+    gpu = "".join(box)
+    assert 'class="jaxwaits-claim-status jaxwaits-needs-gpu"' in gpu
+    assert "<strong>needs gpu</strong>: not observable on cpu, so not verified here" in gpu
+    assert "verified in this build" not in gpu
+    assert (
+        'class="jaxwaits-claim-status jaxwaits-verified"'
+        in page.split('id="claim-bye-on-a-gpu"')[0]
+    )
+
+
+def test_the_matrix_marks_each_release_and_links_the_difference(standings: Path) -> None:
+    assert build(standings).returncode == 0
+    page = (standings / "docs/_build/html/standings.html").read_text()
+    assert ">0.4.30<" in page and ">0.5.3<" in page
+    assert 'href="#v-0-4-30-cpu-bye"' in page and "differs as recorded on 0.4.30" in page
+    assert 'id="v-0-4-30-cpu-bye"' in page and "known difference" in page
+    assert "n/a" in page  # the gpu claim, on a cpu release
+
+
+def test_a_failing_claim_gets_a_failing_badge_everywhere(standings: Path) -> None:
+    (standings / "snippets" / "bye.out").write_text("goodbye\n")
+    try:
+        done = build(standings)
+    finally:
+        (standings / "snippets" / "bye.out").write_text("bye\n")
+    assert done.returncode == 1
+    assert "claim says-bye is failing: its evidence bye: differs" in done.stderr
+    page = (standings / "docs/_build/html/standings.html").read_text()
+    assert 'class="jaxwaits-claim-status jaxwaits-failing"' in page
+    index = (standings / "docs/_build/html/claim/says-bye.html").read_text()
+    assert "jaxwaits-failing" in index

@@ -9,7 +9,7 @@ from conftest import PIECES
 from wheel_cache import piece_text
 
 from jaxwaits.pieces import drift, vendored
-from jaxwaits.pieces.provenance import sha256
+from jaxwaits.pieces.manifest import sha256
 from jaxwaits.project import Project, find_project
 
 PROJECT = find_project(Path(__file__).parent)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from copies import Copy, copy_project, edited, page
 
-from jaxwaits.evidence.runner import Status, run_snippets
+from jaxwaits.evidence.runner import Outcome, run_snippets
 from jaxwaits.evidence.snippets import read_snippet
 from jaxwaits.pieces import manifest
 
@@ -80,7 +80,7 @@ def test_2_the_build_and_the_tests_read_the_same_text(site: Copy) -> None:
         (tested,) = run_snippets([read_snippet(snippets / "split_output.py")])
     assert "split_output" not in said(done), said(done)
     assert done.returncode == 0, said(done)
-    assert tested.status is Status.MATCHED, tested
+    assert tested.outcome is Outcome.MATCHED, tested
 
 
 # 3. The build aborts on the first snippet that raises, hangs or crashes. And 8: a 50 MB output.

@@ -24,12 +24,11 @@ from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Status, run_snippets
+from jaxwaits.evidence.runner import Outcome, run_snippets
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import manifest
 from jaxwaits.project import Project
-from jaxwaits.releases import index as releases
-from jaxwaits.releases import ledger, wheels
+from jaxwaits.releases import index, ledger, wheels
 
 PLATFORM = Platform(jax="0.0", jaxlib="0.0", python="3", backend="cpu")
 
@@ -49,7 +48,7 @@ def test_2_trailing_blanks_and_line_ends_do_not_count(tmp_path: Path) -> None:
     code = 'import sys\nprint("a:", end=" ")\nprint(True, " ")\nsys.stdout.write("b\\r\\n\\n")\n'
     folder = folder_of(tmp_path, {"ends": (code, "a: True\nb\n")})
     (result,) = run_snippets(load_snippets(folder))
-    assert result.status is Status.MATCHED, report.describe(result, PLATFORM)
+    assert result.outcome is Outcome.MATCHED, report.describe(result, PLATFORM)
 
 
 # 4. One bad input hides every other result, without naming itself.
@@ -71,11 +70,11 @@ def bad_results(tmp_path: Path) -> dict[str, object]:
 
 
 def test_4_output_that_is_not_utf8_fails_only_its_snippet(bad_results) -> None:
-    assert bad_results["not_text"].status is Status.NOT_UTF8
+    assert bad_results["not_text"].outcome is Outcome.NOT_UTF8
     message = report.describe(bad_results["not_text"], PLATFORM)
     assert "byte 3 of its stdout is not UTF-8" in message and "ok \\xff" in message
-    assert bad_results["fine"].status is Status.MATCHED
-    assert bad_results["also_fine"].status is Status.MATCHED
+    assert bad_results["fine"].outcome is Outcome.MATCHED
+    assert bad_results["also_fine"].outcome is Outcome.MATCHED
 
 
 @pytest.mark.parametrize(
@@ -88,7 +87,7 @@ def test_4_output_that_is_not_utf8_fails_only_its_snippet(bad_results) -> None:
 )
 def test_4_a_bad_setting_line_fails_its_snippet_naming_file_and_line(bad_results, name, says):
     result = bad_results[name]
-    assert result.status is Status.INVALID and not result.runs
+    assert result.outcome is Outcome.INVALID and not result.runs
     assert says in report.describe(result, PLATFORM)
 
 
@@ -98,8 +97,8 @@ def test_4_a_recorded_output_that_is_not_utf8_fails_only_its_snippet(tmp_path: P
     )
     (folder / "raw.out").write_bytes(b"1\xfe\n")
     results = {r.snippet.name: r for r in run_snippets(load_snippets(folder))}
-    assert results["fine"].status is Status.MATCHED
-    assert results["raw"].status is Status.INVALID
+    assert results["fine"].outcome is Outcome.MATCHED
+    assert results["raw"].outcome is Outcome.INVALID
     message = report.describe(results["raw"], PLATFORM)
     assert "snippets/raw.py:1: its recorded output raw.out: byte 1 is not UTF-8" in message
 
@@ -195,7 +194,7 @@ def test_5_record_and_the_ledger_write_whole_or_not_at_all(tmp_path: Path, full_
     with pytest.raises(OSError, match="No space"):
         record.apply(found, PLATFORM, folder)
     assert (folder / "changed.out").read_text() == "old\n"
-    verification = ledger.Verification(PLATFORM, {"changed": ledger.Outcome("matched")})
+    verification = ledger.Verification(PLATFORM, {"changed": ledger.SnippetEntry(Outcome.MATCHED)})
     (tmp_path / "ledger").mkdir()
     (tmp_path / "ledger" / verification.filename).write_text("old ledger\n")
     with pytest.raises(OSError, match="No space"):
@@ -283,7 +282,7 @@ def test_8_a_cache_that_cannot_be_written_is_a_warning(tmp_path, monkeypatch) ->
     monkeypatch.setattr(wheels, "write_atomic", refuse)
     monkeypatch.setattr(wheels, "index_files", lambda project: ())
     with pytest.warns(UserWarning, match="Read-only file system"):
-        assert wheels.releases(tmp_path, "0.4.16", refresh=True) == []
+        assert wheels.listed(tmp_path, "0.4.16", refresh=True) == []
 
 
 @pytest.mark.parametrize("repeat", ["0", "-3", "two"])
@@ -309,7 +308,7 @@ FAKE_INDEX = tuple(
     ],
 )
 def test_8_an_unknown_release_is_named(version, says, monkeypatch, capsys) -> None:
-    monkeypatch.setattr(releases, "index_files", lambda project: FAKE_INDEX)
+    monkeypatch.setattr(index, "index_files", lambda project: FAKE_INDEX)
     monkeypatch.chdir(ROOT)
     assert cli.main(["verify", version]) == 2
     err = capsys.readouterr().err

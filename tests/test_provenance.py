@@ -21,7 +21,7 @@ def test_runs_group_equal_neighbours_and_name_the_successor():
     entry = Entry("m.f", "jax/_src/m.py", "f", release="3", successor="m.g")
     texts = {"1": None, "2": OLD, "3": NEW, "4": NEW, "5": None}
     runs = provenance.history(entry, list(texts), {v: found(t) for v, t in texts.items()})
-    assert [(r.first, r.last, r.status, r.change, r.succeeded_by) for r in runs] == [
+    assert [(r.first, r.last, r.status.value, r.change, r.succeeded_by) for r in runs] == [
         ("1", "1", "absent", "not yet in jax/_src/m.py", ""),
         ("2", "2", "differs", "+1/-1 lines", ""),
         ("3", "4", "identical", "", ""),
@@ -34,9 +34,9 @@ def test_a_why_is_kept_while_its_text_is_the_same():
     entry = Entry("m.f", "f.py", "f", release="3")
     texts = {"1": OLD, "2": NEW, "3": NEW}
     runs = provenance.history(entry, list(texts), {v: found(t) for v, t in texts.items()})
-    entry = manifest.with_history(entry, (1, 2), provenance.sha256(NEW), runs)
+    entry = manifest.with_history(entry, (1, 2), manifest.sha256(NEW), runs)
     written = replace(entry, history=(replace(runs[0], why="Because."), runs[1]))
-    again = manifest.with_history(written, (1, 2), provenance.sha256(NEW), runs)
+    again = manifest.with_history(written, (1, 2), manifest.sha256(NEW), runs)
     assert [run.why for run in again.history] == ["Because.", ""]
 
 

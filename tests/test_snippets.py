@@ -24,6 +24,6 @@ def test_snippet_prints_its_recorded_output(
 ) -> None:
     results, platform = snippet_run
     result = results[name]
-    backs = report.claims_by_snippet(registry.evidence()).get(name, [])
-    if not result.status.passed:
+    backs = registry.backs().get(name, [])
+    if not result.outcome.passed:
         pytest.fail(report.describe(result, platform, backs), pytrace=False)

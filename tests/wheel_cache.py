@@ -13,7 +13,7 @@ from jaxwaits.releases import wheels
 def release(project: Project, version: str) -> wheels.Release:
     cache = wheels.cache_folder(project.root)
     try:
-        listed = wheels.releases(cache, version, offline=True)
+        listed = wheels.listed(cache, version, offline=True)
     except wheels.CacheMissing as missing:
         pytest.fail(str(missing), pytrace=False)
     return next(r for r in listed if r.version == version)

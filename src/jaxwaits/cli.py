@@ -1,4 +1,5 @@
-"""The command line: ``python -m jaxwaits <command>``."""
+"""The command line: ``python -m jaxwaits <command>``. It parses, calls the rooms and prints; the
+work is theirs. Exit codes: 0 all is well, 1 a check failed, 2 bad input (the message names it)."""
 
 from __future__ import annotations
 
@@ -9,88 +10,72 @@ import sys
 import time
 from pathlib import Path
 
-from jaxwaits.claims import cite
-from jaxwaits.claims import registry as claims
+from jaxwaits.claims import cite, registry
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
-from jaxwaits.evidence.platform import probe
-from jaxwaits.evidence.runner import children_die_with_us, run_on, run_snippets
-from jaxwaits.evidence.snippets import load_snippets
-from jaxwaits.files import write_atomic
-from jaxwaits.pieces import drift, manifest, provenance
+from jaxwaits.evidence.runner import children_die_with_us, run_on
+from jaxwaits.evidence.snippets import load_snippets, orphans
+from jaxwaits.pieces import drift, provenance
 from jaxwaits.project import Project, find_project
-from jaxwaits.releases import environments as jaxenv
-from jaxwaits.releases import index as releases
-from jaxwaits.releases import ledger, matrix, verify
+from jaxwaits.releases import environments, index, ledger, matrix, verify
 
 
 def _run(project: Project, args: argparse.Namespace) -> int:
     snippets = load_snippets(project.snippets, args.names)
-    backs = report.claims_by_snippet(claims.scan(project).evidence())
+    backs = registry.scan(project).backs()
     started = time.perf_counter()
     results, platform = run_on(snippets, repeat=args.repeat, jobs=args.jobs, python=args.python)
-    seconds = time.perf_counter() - started
     for result in results:
         print(report.describe(result, platform, backs.get(result.snippet.name, [])))
-    print(report.summary(results, seconds))
-    return 0 if all(result.status.passed for result in results) else 1
+    print(report.summary(results, time.perf_counter() - started))
+    return 0 if all(result.outcome.passed for result in results) else 1
 
 
-def _record(project: Project, args: argparse.Namespace) -> int:
-    return record_on(project, args.names, args.python, known=args.known, jobs=args.jobs)
-
-
-def record_on(
-    project: Project, names: list[str], python: str, *, known: bool, jobs: int | None = None
+def _record_on(
+    project: Project, names: list[str], python: str, known: bool, jobs: int | None
 ) -> int:
-    """Re-record ``names`` (all if empty) on ``python``'s JAX; see
-    :mod:`jaxwaits.evidence.record`."""
-    snippets = load_snippets(project.snippets, names)
-    platform = probe(python)
-    pinned = project.pinned_jax()
-    if (platform.jax == pinned) == known:
-        print(
-            f"jaxwaits: this interpreter has jax {platform.jax} and the recorded outputs hold for "
-            f"the pinned jax {pinned}: "
-            + (
-                "--known records differences on other releases only"
-                if known
-                else "to record what this release prints as a known difference, add --known"
-            ),
-            file=sys.stderr,
-        )
-        return 2
-    print(f"recording on {platform.describe()}")
-    results = run_snippets(
-        snippets, platform.jax, repeat=record.RECORD_RUNS, jobs=jobs, python=python
+    platform, lines, ok = record.record_on(
+        load_snippets(project.snippets, names),
+        project.snippets,
+        python,
+        project.pinned_jax(),
+        known=known,
+        backs=registry.scan(project).backs(),
+        jobs=jobs,
     )
-    backs = report.claims_by_snippet(claims.scan(project).evidence())
-    lines, ok = record.apply(results, platform, project.snippets, known=known, backs=backs)
+    print(f"recorded on {platform.describe()}")
     print("\n".join(lines))
     return 0 if ok else 1
 
 
+def _record(project: Project, args: argparse.Namespace) -> int:
+    return _record_on(project, args.names, args.python, args.known, args.jobs)
+
+
 def _claims(project: Project, args: argparse.Namespace) -> int:
-    registry = claims.scan(project)
-    for claim in sorted(registry.claims.values(), key=lambda c: c.id):
+    found = registry.scan(project)
+    for claim in sorted(found.claims.values(), key=lambda c: c.id):
         print(f"{claim.id}: {claim.statement}")
-    problems = claims.check(registry, {s.name for s in load_snippets(project.snippets)})
+    problems = [
+        str(p) for p in registry.check(found, {s.name for s in load_snippets(project.snippets)})
+    ]
+    releases = {v.platform.jax for v in ledger.read(project.verified)[0]}
+    problems += orphans(project.snippets, releases)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
 
 
 def _cite(project: Project, args: argparse.Namespace) -> int:
-    claim = claims.scan(project).resolve(args.id)
+    claim = registry.scan(project).resolve(args.id)
     if claim is None:
-        print(f"jaxwaits: no claim {args.id!r}; see: python -m jaxwaits claims", file=sys.stderr)
-        return 2
+        raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
     print(cite.markdown(project, claim))
     return 0
 
 
 def _check_site(project: Project, args: argparse.Namespace) -> int:
-    problems = cite.check_site(project, claims.scan(project), Path(args.html))
+    problems = cite.check_site(project, registry.scan(project), Path(args.html))
     print(
         "\n".join(problems) or f"every claim's page, anchor and cite link resolves in {args.html}"
     )
@@ -98,74 +83,53 @@ def _check_site(project: Project, args: argparse.Namespace) -> int:
 
 
 def _verify(project: Project, args: argparse.Namespace) -> int:
+    backs = registry.scan(project).backs()
+    if args.python and args.version:
+        raise JaxwaitsError("give a release or --python, not both")
     if args.python:
-        if args.version:
-            raise JaxwaitsError("give a release or --python, not both")
-        if args.record_known and record_on(project, args.record_known, args.python, known=True):
-            return 1
-        verification = verify.verify(project, args.python)
-        ledger.save(verification, project.verified)
+        python = args.python
     else:
-        version = releases.require(args.version) if args.version else releases.newest_jax()
-        if args.record_known:
-            python = jaxenv.ensure(version, project.root)
-            if record_on(project, args.record_known, python, known=True):
-                return 1
-        verification, took = matrix.verify_release(project, version, jobs=None)
-        print(f"jax {version}: {took}")
-    print(matrix.describe(verification))
-    for name, outcome in [*verification.snippets.items(), *verification.pieces.items()]:
-        if not outcome.passed:
-            print(f"{name}: {outcome.status}\n{outcome.detail}")
+        version = index.require(args.version) if args.version else index.newest_jax()
+        python = environments.ensure(version, project.root)
+    if args.record_known and _record_on(project, args.record_known, python, True, None):
+        return 1
+    started = time.perf_counter()
+    verification = verify.verify(project, python, backs)
+    ledger.save(verification, project.verified)
+    print(f"jax {verification.platform.jax}: verified in {time.perf_counter() - started:.0f} s")
+    print(verify.counts(verification))
+    print("\n".join(verify.failures(verification)))
     return 0 if verification.passed else 1
 
 
 def _matrix(project: Project, args: argparse.Namespace) -> int:
-    versions = sorted(
-        {releases.require(v) for v in args.versions or project.matrix} | {releases.newest_jax()}
-    )
+    versions = index.chosen(args.versions or project.matrix)
     if args.list:
         print(json.dumps([str(v) for v in versions]))
         return 0
-    found = matrix.run_matrix(project, versions)
-    return 0 if len(found) == len(versions) and all(v.passed for v in found) else 1
+    found = matrix.run_matrix(project, versions, registry.scan(project).backs())
+    return 0 if found.passed else 1
 
 
 def _verify_latest(project: Project, args: argparse.Namespace) -> int:
-    newest = releases.newest_jax()
+    newest = index.newest_jax()
     if any(v.platform.jax == str(newest) for v in ledger.load(project.verified)):
         print(f"jax {newest}, the newest release, is already in the ledger; nothing to do")
         return 0
-    verification, took = matrix.verify_release(project, newest, jobs=None)
-    print(f"<!-- verified in {took} -->\n{release_note(project, verification)}")
-    return 0 if verification.passed else 1
+    found = registry.scan(project)
+    done = verify.verify_release(project, newest, found.backs(), jobs=None)
+    print(f"<!-- verified in {done.took()} -->")
+    print(verify.release_note(project, found, done.verification))
+    return 0 if done.verification.passed else 1
 
 
 def _summary(project: Project, args: argparse.Namespace) -> int:
     verifications = ledger.load(project.verified)
     for verification in verifications:
-        print(f"- jax {verification.platform.jax}: {matrix.describe(verification)}")
+        print(f"- jax {verification.platform.jax}: {verify.counts(verification)}")
     if verifications:
-        print(release_note(project, verifications[-1]))
+        print(verify.release_note(project, registry.scan(project), verifications[-1]))
     return 0 if all(v.passed for v in verifications) else 1
-
-
-def release_note(project: Project, verification: ledger.Verification) -> str:
-    """A Markdown summary of one release's verification, for a release note."""
-    registry = claims.scan(project)
-    by_outcome: dict[str, list[str]] = {}
-    for claim in sorted(registry.claims.values(), key=lambda c: c.id):
-        outcome = ledger.claim_outcome(verification, claim.evidence, claim.needs)
-        by_outcome.setdefault(outcome, []).append(f"[`{claim.id}`]({cite.url(project, claim.id)})")
-    lines = [
-        f"## jax-waits on jax {verification.platform.jax} ({verification.platform.describe()})"
-    ]
-    lines += [f"- {outcome} ({len(ids)}): {', '.join(ids)}" for outcome, ids in by_outcome.items()]
-    changed = [
-        f"`{k}`: {v.status}" for k, v in verification.pieces.items() if v.status != ledger.IDENTICAL
-    ]
-    lines.append(f"- vendored pieces not identical upstream: {', '.join(changed) or 'none'}")
-    return "\n".join(lines)
 
 
 def _provenance(project: Project, args: argparse.Namespace) -> int:
@@ -173,25 +137,18 @@ def _provenance(project: Project, args: argparse.Namespace) -> int:
     computed, texts = provenance.compute(project, offline=args.offline, refresh=args.refresh)
     for entry in computed.pieces.values():
         print("\n".join(provenance.summary(entry)))
-    seconds = time.perf_counter() - started
-    path = project.annotated_src / manifest.FILE
-    new, old = manifest.dumps(computed), path.read_text(encoding="utf-8")
     print(
         f"{len(computed.pieces)} pieces over {len(computed.releases)} releases "
-        f"({computed.releases[0]} to {computed.releases[-1]}) in {seconds:.1f} s"
+        f"({computed.releases[0]} to {computed.releases[-1]}) in "
+        f"{time.perf_counter() - started:.1f} s"
     )
     if args.check:
-        if new != old:
-            print(report.diff(old, new, f"{project.relative(path)} (committed)", "computed now"))
+        difference = provenance.compare(project, computed)
+        if difference:
+            print(difference)
             print("the manifest is out of date; rewrite it with: python -m jaxwaits provenance")
-        return int(new != old)
-    write_atomic(path, new)
-    print(f"{project.relative(path)}: {'unchanged' if new == old else 'rewritten'}")
-    for name, text in texts.items():
-        piece = project.annotated_src / f"{name}.py"
-        if not piece.exists():
-            write_atomic(piece, text)
-            print(f"{project.relative(piece)}: new, copied from upstream; annotate it")
+        return 1 if difference else 0
+    print("\n".join(provenance.write(project, computed, texts)))
     return 0
 
 

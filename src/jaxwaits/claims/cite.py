@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.project import Project
-from jaxwaits.releases import ledger
+from jaxwaits.releases import ledger, verdicts
 
 PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
 
@@ -19,7 +19,7 @@ def url(project: Project, claim_id: str) -> str:
 
 def markdown(project: Project, claim: Claim) -> str:
     """A Markdown link: the claim's ID and statement, and where it has been verified."""
-    verified = ledger.summary(ledger.load(project.verified), claim.evidence, claim.needs)
+    verified = verdicts.summary(ledger.load(project.verified), claim.evidence, claim.needs)
     return f"[`{claim.id}`: {claim.statement} ({verified})]({url(project, claim.id)})"
 
 

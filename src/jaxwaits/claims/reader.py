@@ -1,29 +1,39 @@
-"""A small reader for the MyST that jax-waits writes: claim blocks, claim references, and code
-cells that load a snippet, each with its file and line.
+"""The one reader of the MyST that jax-waits writes: directives (with their options, wherever
+they stand), role references, and the front matter, each with its file and line.
 
-Sphinx parses the same text for the site; this reader lets tests and the command line find
-claims in a fraction of a second, without building anything.
+It reads the tokens of a real Markdown parser (markdown-it-py, with the plugins MyST itself uses
+for front matter, ``:::`` fences and roles), so what it finds is what MyST finds: a directive
+shown inside a code block (an example) is text, not a directive; options may be ``:key: value``
+lines or a YAML block between ``---`` lines; directives nest. Only the bodies of directives whose
+content is not MyST (code cells, code blocks, includes, math, raw) are not read further.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
-_FENCE = re.compile(
-    r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*?)\s*$"
-)
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+from mdit_py_plugins.myst_role import myst_role_plugin
+
+_DIRECTIVE = re.compile(r"^\{(?P<name>[\w:.-]+)\}\s*(?P<argument>.*?)\s*$")
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*?)\s*$")
-_ROLE = re.compile(r"\{claim\}`(?:[^`<]*<)?(?P<id>[^`>]+)>?`")
-_FRONT_KERNEL = re.compile(r"^\s+name:\s*(?P<name>\S+)\s*$")
+# Directives whose body is code or data, not MyST: never read for directives or roles.
+LITERAL = {"code-cell", "code-block", "code", "sourcecode", "literalinclude", "math", "raw"}
 
 
 @dataclass(frozen=True)
-class Block:
-    """A fenced directive (its name, argument, options and body), the line it starts on and the
-    line of its closing fence."""
+class Directive:
+    """A fenced directive: its name, argument, options and body, the line its fence opens on and
+    the line its fence closes on (1-based)."""
 
     file: Path
     line: int
@@ -36,68 +46,167 @@ class Block:
 
 @dataclass(frozen=True)
 class RoleUse:
-    """A reference made with the ``claim`` role, wherever it appears."""
+    """A role in the text (``{claim}`id```), with its target and the line it stands on."""
 
     file: Path
     line: int
+    role: str
     target: str
 
 
-def blocks(path: Path) -> Iterator[Block]:
-    """Every fenced directive in a MyST file, nested ones included, in order."""
-    return blocks_in(path.read_text(encoding="utf-8"), path)
+@dataclass(frozen=True)
+class Problem:
+    """Something the reader could not read, located."""
+
+    file: Path
+    line: int
+    message: str
 
 
-def blocks_in(text: str, path: Path) -> Iterator[Block]:
-    """Every fenced directive in the MyST ``text`` of file ``path``, nested ones included."""
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        match = _FENCE.match(lines[i])
-        if not match:
-            i += 1
-            continue
-        fence = match["fence"]
-        start = i
-        options: dict[str, str] = {}
-        i += 1
-        while i < len(lines) and (option := _OPTION.match(lines[i])):
-            options[option["key"]] = option["value"]
-            i += 1
-        body_start = i
-        closing = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
-        while i < len(lines) and not closing.match(lines[i]):
-            i += 1
-        body = "\n".join(lines[body_start:i]).strip()
-        yield Block(path, start + 1, match["name"], match["arg"], options, body, i + 1)
-        i = body_start  # directives may nest (a claim inside an admonition)
+@dataclass(frozen=True)
+class Page:
+    """What one MyST file holds, in the order it holds it."""
+
+    file: Path
+    directives: tuple[Directive, ...] = ()
+    roles: tuple[RoleUse, ...] = ()
+    front_matter: dict[str, Any] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+
+    def claim_references(self) -> list[RoleUse]:
+        return [use for use in self.roles if use.role == "claim"]
 
 
-def claim_targets(text: str) -> list[str]:
-    """The claim IDs referenced with the ``claim`` role in one line of MyST."""
-    return [match["id"].strip() for match in _ROLE.finditer(text)]
+@cache
+def _parser() -> MarkdownIt:
+    return (
+        MarkdownIt("commonmark")
+        .enable("table")
+        .use(front_matter_plugin)
+        .use(colon_fence_plugin)
+        .use(myst_role_plugin)
+    )
 
 
-def role_uses(path: Path) -> Iterator[RoleUse]:
-    """Every claim reference (the ``claim`` role) in a MyST page or an annotated source."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        for target in claim_targets(line):
-            yield RoleUse(path, number, target)
+def read(path: Path) -> Page:
+    """Read one MyST file."""
+    return read_text(path.read_text(encoding="utf-8"), path)
 
 
-def kernel_name(path: Path) -> str | None:
-    """The kernel a MyST-NB page names in its front matter (``kernelspec: name:``)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    if not lines or lines[0].strip() != "---":
-        return None
-    in_kernelspec = False
-    for line in lines[1:]:
-        if line.strip() == "---":
+def read_text(text: str, path: Path) -> Page:
+    """Read the MyST ``text`` of file ``path``."""
+    reading = _Reading(path)
+    reading.walk(text, 0)
+    return Page(
+        path,
+        tuple(reading.directives),
+        tuple(reading.roles),
+        reading.front_matter,
+        tuple(reading.problems),
+    )
+
+
+def role_targets(text: str) -> list[tuple[int, str, str]]:
+    """Every role in a fragment of MyST (a note, say), as (line offset, role, target)."""
+    page = read_text(text, Path("<text>"))
+    return [(use.line - 1, use.role, use.target) for use in page.roles]
+
+
+def _role_target(content: str) -> str:
+    """``text <target>`` or ``target``: the target."""
+    text, _, target = content.partition("<")
+    return (target.rstrip(">") if target else text).strip()
+
+
+class _Reading:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.directives: list[Directive] = []
+        self.roles: list[RoleUse] = []
+        self.front_matter: dict[str, Any] = {}
+        self.problems: list[Problem] = []
+
+    def walk(self, text: str, offset: int) -> None:
+        """Read ``text``, whose first line is line ``offset + 1`` of the file."""
+        for token in _parser().parse(text):
+            if token.type == "front_matter" and offset == 0:
+                self.front_matter = self.yaml(token.content, offset + 2) or {}
+            elif token.type in ("fence", "colon_fence"):
+                self.fence(token, offset)
+            elif token.type == "inline":
+                self.inline(token, offset)
+
+    def yaml(self, text: str, line: int) -> dict[str, Any] | None:
+        try:
+            found = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            self.problems.append(Problem(self.path, line, f"not readable as YAML: {error}"))
             return None
-        if line.startswith("kernelspec:"):
-            in_kernelspec = True
-        elif in_kernelspec and (match := _FRONT_KERNEL.match(line)):
-            return match["name"]
-        elif line and not line[0].isspace():
-            in_kernelspec = False
-    return None
+        if found is not None and not isinstance(found, dict):
+            self.problems.append(Problem(self.path, line, "YAML here must be a mapping"))
+            return None
+        return found
+
+    def fence(self, token: Token, offset: int) -> None:
+        match = _DIRECTIVE.match(token.info.strip())
+        if not match or token.map is None:
+            return  # a code block: an example at most, never read
+        start, stop = token.map
+        line = offset + start + 1
+        lines = token.content.splitlines()
+        options, skip = self.options(lines, line + 1)
+        body = "\n".join(lines[skip:])
+        directive = Directive(
+            self.path,
+            line,
+            match["name"],
+            match["argument"],
+            options,
+            body.strip(),
+            offset + stop,
+        )
+        self.directives.append(directive)
+        if directive.name not in LITERAL:
+            self.walk(body, line + skip)
+
+    def options(self, lines: list[str], line: int) -> tuple[dict[str, str], int]:
+        """The options at the head of a directive's content (``:key: value`` lines, or a YAML
+        block between ``---`` lines), and how many lines they take."""
+        if lines and lines[0].strip() == "---":
+            end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+            if end is None:
+                self.problems.append(Problem(self.path, line, "a YAML option block never closes"))
+                return {}, 0
+            found = self.yaml("\n".join(lines[1:end]), line + 1) or {}
+            return {str(k): _option_text(v) for k, v in found.items()}, end + 1
+        options: dict[str, str] = {}
+        count = 0
+        for text in lines:
+            option = _OPTION.match(text)
+            if not option:
+                break
+            options[option["key"]] = option["value"]
+            count += 1
+        return options, count
+
+    def inline(self, token: Token, offset: int) -> None:
+        if token.map is None:
+            return
+        line = offset + token.map[0] + 1
+        for child in token.children or []:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif child.type == "myst_role":
+                role = str(child.meta.get("name", ""))
+                self.roles.append(RoleUse(self.path, line, role, _role_target(child.content)))
+
+
+def _option_text(value: object) -> str:
+    """An option's value as the text a ``:key: value`` line would give."""
+    if isinstance(value, list | tuple):
+        return " ".join(str(item) for item in value)
+    return "" if value is None else str(value)
+
+
+def directives_named(page: Page, name: str) -> Iterator[Directive]:
+    return (directive for directive in page.directives if directive.name == name)

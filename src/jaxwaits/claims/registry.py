@@ -1,12 +1,15 @@
 """The claims registry: every ``{claim}`` declared in ``docs/``, every reference to one, and the
 checks that keep the chain of evidence whole.
 
-A claim is declared once, in prose::
+A claim is declared once, in prose (the options may also be a YAML block between ``---`` lines)::
 
     ```{claim} returns-self
     :evidence: method_returns_self
     The method returns the array itself.
     ```
+
+The pages are read once, by :mod:`jaxwaits.claims.reader`; the Sphinx directive looks the typed
+claim up here rather than reading its options again.
 
 Options: ``evidence`` (snippet names, space-separated; required), ``needs`` (a backend such as
 ``gpu`` when the claim can only be observed there), ``rests-on`` (what such a claim rests on
@@ -23,7 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxwaits.claims import reader as myst
+from jaxwaits.claims import reader
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.pieces import manifest, vendored
 from jaxwaits.project import Project
@@ -75,8 +78,8 @@ class PieceCitation:
 @dataclass(frozen=True)
 class Registry:
     claims: dict[str, Claim]
-    references: tuple[myst.RoleUse, ...]
-    snippet_cells: tuple[myst.Block, ...]  # code cells that load a snippet
+    references: tuple[reader.RoleUse, ...]  # claim references in the pages
+    snippet_cells: tuple[reader.Directive, ...]  # code cells that load a snippet
     problems: tuple[Problem, ...]  # found while reading
     citations: tuple[PieceCitation, ...] = ()
 
@@ -90,8 +93,20 @@ class Registry:
         """Claim ID -> the snippets that back it."""
         return {claim.id: claim.evidence for claim in self.claims.values()}
 
+    def backs(self) -> dict[str, list[str]]:
+        """Snippet name -> the IDs of the claims it backs."""
+        found: dict[str, list[str]] = {}
+        for claim in self.claims.values():
+            for name in claim.evidence:
+                found.setdefault(name, []).append(claim.id)
+        return found
 
-def _claim(block: myst.Block) -> tuple[Claim, list[Problem]]:
+
+def _words(value: str) -> tuple[str, ...]:
+    return tuple(value.replace(",", " ").split())
+
+
+def _claim(block: reader.Directive) -> tuple[Claim, list[Problem]]:
     problems = [
         Problem(block.file, block.line, f"claim {block.argument!r}: unknown option :{key}:")
         for key in block.options
@@ -100,30 +115,34 @@ def _claim(block: myst.Block) -> tuple[Claim, list[Problem]]:
     claim = Claim(
         id=block.argument,
         statement=" ".join(block.body.split()),
-        evidence=tuple(block.options.get("evidence", "").replace(",", " ").split()),
+        evidence=_words(block.options.get("evidence", "")),
         needs=block.options.get("needs") or None,
         rests_on=block.options.get("rests-on") or None,
-        renamed_from=tuple(block.options.get("renamed-from", "").replace(",", " ").split()),
+        renamed_from=_words(block.options.get("renamed-from", "")),
         file=block.file,
         line=block.line,
-        sources=tuple(block.options.get("source", "").replace(",", " ").split()),
+        sources=_words(block.options.get("source", "")),
     )
     return claim, problems
 
 
+def pages(project: Project) -> list[Path]:
+    """Every MyST page in ``docs/`` (not the build)."""
+    return sorted(p for p in project.docs.rglob("*.md") if "_build" not in p.parts)
+
+
 def scan(project: Project) -> Registry:
-    """Read every page in ``docs/`` and every vendored piece in ``annotated_src/``."""
+    """Read every page in ``docs/`` and every vendored piece's notes in ``annotated_src/``."""
     claims: dict[str, Claim] = {}
     problems: list[Problem] = []
-    references: list[myst.RoleUse] = []
-    cells: list[myst.Block] = []
-    pages = sorted(p for p in project.docs.rglob("*.md") if "_build" not in p.parts)
-    for page in pages:
-        for block in myst.blocks(page):
-            if block.name == "code-cell" and "load" in block.options:
-                cells.append(block)
-            if block.name != "claim":
-                continue
+    references: list[reader.RoleUse] = []
+    cells: list[reader.Directive] = []
+    for path in pages(project):
+        page = reader.read(path)
+        problems += [Problem(p.file, p.line, p.message) for p in page.problems]
+        references += page.claim_references()
+        cells += [d for d in page.directives if d.name == "code-cell" and "load" in d.options]
+        for block in reader.directives_named(page, "claim"):
             claim, found = _claim(block)
             problems += found
             if claim.id in claims:
@@ -139,9 +158,6 @@ def scan(project: Project) -> Registry:
                 )
                 continue
             claims[claim.id] = claim
-        references += myst.role_uses(page)
-    for piece in sorted(project.annotated_src.glob("*.py")):
-        references += myst.role_uses(piece)
     citations, unreadable = _piece_citations(project)
     return Registry(
         claims, tuple(references), tuple(cells), tuple(problems + unreadable), tuple(citations)
@@ -208,6 +224,15 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
             problems.append(
                 Problem(ref.file, ref.line, f"reference to unknown claim {ref.target!r}")
             )
+    for place in registry.citations:
+        if registry.resolve(place.citation.claim) is None:
+            problems.append(
+                Problem(
+                    place.file,
+                    place.citation.at,
+                    f"reference to unknown claim {place.citation.claim!r}",
+                )
+            )
     problems += _two_ended(registry)
     backed = {name for claim in registry.claims.values() for name in claim.evidence}
     shown = {_snippet_name(cell) for cell in registry.snippet_cells}
@@ -232,7 +257,7 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
     return problems
 
 
-def _snippet_name(cell: myst.Block) -> str:
+def _snippet_name(cell: reader.Directive) -> str:
     return Path(cell.options["load"]).stem
 
 

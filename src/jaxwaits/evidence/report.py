@@ -7,12 +7,12 @@ megabytes gives a message of a few hundred lines that says how much it left out.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from jaxwaits.evidence.output import cap
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Result, Status
+from jaxwaits.evidence.runner import Outcome, Result
 from jaxwaits.evidence.snippets import Snippet
 
 _TAIL_LINES = 25
@@ -64,63 +64,54 @@ def describe(
     on the pinned release).
     """
     snippet = result.snippet
-    status = result.status
+    outcome = result.outcome
     where = f"snippets/{snippet.path.name}"
     backs = f"backs {', '.join(claims)}" if claims else "backs no claim"
     on = f" on {platform.describe()}" if platform else ""
-    head = f"snippet {snippet.name} ({where}; {backs}): {status.value}{on}"
-    if status.passed:
+    head = f"snippet {snippet.name} ({where}; {backs}): {outcome.value}{on}"
+    if outcome.passed:
         return head
-    if status is Status.INVALID:
+    if outcome is Outcome.INVALID:
         problems = [f"{where}:{line}: {message}" for line, message in snippet.problems]
         return head + "\nnot run:\n" + "\n".join(problems)
     run = result.failed_run
     assert run is not None
     body = []
-    if status is Status.DIFFERS:
+    if outcome is Outcome.DIFFERS:
         assert result.expected is not None
         label = expected_label(snippet, result.expected_from)
         body.append(diff(result.expected, run.stdout, label, f"{snippet.name} (printed now)"))
-    elif status is Status.UNRECORDED:
+    elif outcome is Outcome.NO_RECORDING:
         body.append(f"no recorded output ({where[:-3]}.out); it printed:\n{tail(run.stdout)}")
-    elif status is Status.FLAKY:
+    elif outcome is Outcome.FLAKY:
         outputs = sorted({r.stdout for r in result.runs})
         body.append(f"its output varied over {len(result.runs)} runs ({len(outputs)} versions):")
         body.append(diff(outputs[0], outputs[1], "one run", "another run"))
-    elif status is Status.TIMED_OUT:
+    elif outcome is Outcome.TIMED_OUT:
         body.append(f"killed after its {snippet.timeout:g} s timeout; it had printed:")
         body.append(tail(run.stdout))
-    elif status is Status.CRASHED:
+    elif outcome is Outcome.CRASHED:
         body.append(f"the interpreter was killed by {run.signal_name}; stdout so far:")
         body.append(tail(run.stdout))
-    elif status is Status.NOT_UTF8:
+    elif outcome is Outcome.NOT_UTF8:
         body.append(
             f"byte {run.bad_byte} of its stdout is not UTF-8 (shown as \\x escapes); a snippet "
             f"prints text:\n{tail(run.stdout)}"
         )
     else:
         body.append(f"exited with status {run.returncode}")
-    if run.stderr.strip() and status is not Status.FLAKY:
+    if run.stderr.strip() and outcome is not Outcome.FLAKY:
         body.append(f"stderr (last lines):\n{tail(run.stderr)}")
-    if status in (Status.DIFFERS, Status.UNRECORDED):
+    if outcome in (Outcome.DIFFERS, Outcome.NO_RECORDING):
         fix = fix or f"re-record it: {record_command(snippet.name)}"
         body.append(f"if the new output is right, {fix}")
     return head + "\n" + "\n".join(part.rstrip("\n") for part in body)
 
 
 def summary(results: Sequence[Result], seconds: float) -> str:
-    """One line: how many snippets had each status, and the wall time."""
+    """One line: how many snippets had each outcome, and the wall time."""
     counts: dict[str, int] = {}
     for result in results:
-        counts[result.status.value] = counts.get(result.status.value, 0) + 1
-    parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+        counts[result.outcome.value] = counts.get(result.outcome.value, 0) + 1
+    parts = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
     return f"{len(results)} snippets: {parts} in {seconds:.1f} s"
-
-
-def claims_by_snippet(claims: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
-    """Invert claim -> snippets into snippet -> claims."""
-    inverted: dict[str, list[str]] = {}
-    for claim, snippets in claims.items():
-        for snippet in snippets:
-            inverted.setdefault(snippet, []).append(claim)
-    return inverted

@@ -29,23 +29,31 @@ from jaxwaits.evidence.platform import Platform, probe
 from jaxwaits.evidence.snippets import Snippet
 
 
-class Status(enum.Enum):
-    """What became of a snippet. Only ``MATCHED`` passes."""
+class Outcome(enum.Enum):
+    """What a snippet's runs showed: the one vocabulary for it, in the runner, the tests, the
+    build and the ledger. Only the two ``MATCHED`` outcomes pass."""
 
-    MATCHED = "matched"
+    MATCHED = "matched"  # printed its recorded output
+    MATCHED_KNOWN = "known difference"  # printed the output recorded for this release
     DIFFERS = "differs"
-    UNRECORDED = "unrecorded"
+    NO_RECORDING = "no recorded output"
     RAISED = "raised"
     CRASHED = "crashed"
     TIMED_OUT = "timed out"
     NOT_UTF8 = "printed bytes that are not UTF-8"
     FLAKY = "flaky"
     INVALID = "invalid settings"
-    NOT_RUN = "not run in this build"  # the docs build only: the cell did not run the snippet
+    ENV_MISMATCH = "environment mismatch"  # the build only: the page's kernel sets another env
+    NOT_RUN = "not run in this build"  # the build only: the cell did not run the snippet
 
     @property
     def passed(self) -> bool:
-        return self is Status.MATCHED
+        return self in (Outcome.MATCHED, Outcome.MATCHED_KNOWN)
+
+    @property
+    def recordable(self) -> bool:
+        """Whether a run with this outcome may be recorded: it ran cleanly and steadily."""
+        return self.passed or self in (Outcome.DIFFERS, Outcome.NO_RECORDING)
 
 
 @dataclass(frozen=True)
@@ -60,16 +68,16 @@ class Run:
     bad_byte: int | None = None  # the first byte of stdout that is not UTF-8
 
     @property
-    def failure(self) -> Status | None:
+    def failure(self) -> Outcome | None:
         """Why the run failed whatever it printed, or None if it exited cleanly with text."""
         if self.returncode is None:
-            return Status.TIMED_OUT
+            return Outcome.TIMED_OUT
         if self.returncode < 0:
-            return Status.CRASHED
+            return Outcome.CRASHED
         if self.returncode > 0:
-            return Status.RAISED
+            return Outcome.RAISED
         if self.bad_byte is not None:
-            return Status.NOT_UTF8
+            return Outcome.NOT_UTF8
         return None
 
     @property
@@ -95,17 +103,20 @@ class Result:
     runs: tuple[Run, ...]
 
     @property
-    def status(self) -> Status:
+    def outcome(self) -> Outcome:
         if self.snippet.problems:
-            return Status.INVALID
+            return Outcome.INVALID
         for run in self.runs:
             if run.failure:
                 return run.failure
         if len({run.stdout for run in self.runs}) > 1:
-            return Status.FLAKY
+            return Outcome.FLAKY
         if self.expected is None:
-            return Status.UNRECORDED
-        return Status.MATCHED if self.runs[0].stdout == self.expected else Status.DIFFERS
+            return Outcome.NO_RECORDING
+        if self.runs[0].stdout != self.expected:
+            return Outcome.DIFFERS
+        known = self.expected_from != self.snippet.recorded_path
+        return Outcome.MATCHED_KNOWN if known else Outcome.MATCHED
 
     @property
     def failed_run(self) -> Run | None:

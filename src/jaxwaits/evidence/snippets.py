@@ -138,3 +138,35 @@ def load_snippets(folder: Path, names: list[str] | None = None) -> list[Snippet]
             raise JaxwaitsError(f"no snippet named {', '.join(unknown)} in {folder}")
         found = {name: found[name] for name in sorted(set(names))}
     return [read_snippet(path) for path in found.values()]
+
+
+def orphans(folder: Path, releases: set[str]) -> list[str]:
+    """Files in ``folder`` that nothing uses, each with why: a recorded output without its
+    snippet, known differences of a release the ledger does not hold (``releases``), and any
+    other file."""
+    found = []
+    snippets = set(snippet_paths(folder))
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(("_", ".")):
+            continue  # private helpers, caches
+        if path.is_dir() and path.name == KNOWN:
+            found += _known_orphans(path, snippets, releases)
+        elif path.suffix == ".out" and path.stem not in snippets:
+            found.append(f"{path}: a recorded output without its snippet {path.stem}.py")
+        elif path.suffix not in (".py", ".out"):
+            found.append(f"{path}: not a snippet or a recorded output; nothing reads it")
+    return found
+
+
+def _known_orphans(folder: Path, snippets: set[str], releases: set[str]) -> list[str]:
+    found = []
+    for release in sorted(folder.iterdir()):
+        if release.name not in releases:
+            found.append(
+                f"{release}: known differences of jax {release.name}, which the ledger does not "
+                "hold (verify it, or delete them)"
+            )
+        for path in sorted(release.iterdir()) if release.is_dir() else []:
+            if path.suffix != ".out" or path.stem not in snippets:
+                found.append(f"{path}: a known difference of no snippet")
+    return found

@@ -10,19 +10,17 @@ sentences to re-read.
 from __future__ import annotations
 
 import difflib
+import enum
 import json
 import subprocess
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.report import diff
 from jaxwaits.pieces import manifest, upstream, vendored
-from jaxwaits.pieces.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Run
-from jaxwaits.pieces.provenance import sha256
+from jaxwaits.pieces.manifest import Entry, Run, TextState, sha256
 from jaxwaits.project import Project
-from jaxwaits.releases import ledger
 
 _FIND_JAX = """
 import importlib.metadata, importlib.util, json, os
@@ -41,15 +39,36 @@ class Installed:
     root: Path
 
 
+class PieceOutcome(enum.Enum):
+    """What a vendored piece showed against one JAX release: the one vocabulary for it, in the
+    drift check, the ledger and the matrix. Only an unrecorded change fails."""
+
+    IDENTICAL = "identical"
+    DIFFERS_AS_RECORDED = "differs as recorded"
+    ABSENT_AS_RECORDED = "absent as recorded"
+    UNRECORDED_CHANGE = "unrecorded change"
+
+    @property
+    def passed(self) -> bool:
+        return self is not PieceOutcome.UNRECORDED_CHANGE
+
+
+AS_RECORDED = {
+    TextState.IDENTICAL: PieceOutcome.IDENTICAL,
+    TextState.DIFFERS: PieceOutcome.DIFFERS_AS_RECORDED,
+    TextState.ABSENT: PieceOutcome.ABSENT_AS_RECORDED,
+}
+
+
 @dataclass(frozen=True)
 class Verdict:
     piece: str
-    status: str  # as the ledger records it: ledger.IDENTICAL, AS_RECORDED, ABSENT or UNRECORDED
+    outcome: PieceOutcome
     message: str
 
     @property
     def ok(self) -> bool:
-        return self.status != ledger.UNRECORDED
+        return self.outcome.passed
 
 
 def installed(python: str) -> Installed:
@@ -94,7 +113,7 @@ def changed_notes(piece: vendored.Piece, new: str) -> list[tuple[int, vendored.N
 def _recorded(run: Run | None) -> str:
     if run is None:
         return "nothing (the manifest does not know this release)"
-    return run.status + (f" ({run.change})" if run.change else "")
+    return run.status.value + (f" ({run.change})" if run.change else "")
 
 
 def _failure(
@@ -135,11 +154,11 @@ def _failure(
 
 def _as_recorded(entry: Entry, run: Run | None, version: str) -> str:
     why = f"; why: {' '.join(run.why.split())}" if run and run.why else ""
-    if run is None or run.status == IDENTICAL:
+    if run is None or run.status == TextState.IDENTICAL:
         known = "" if run else f" (jax {version} is not in the manifest)"
         return f"identical to the vendored text of jax {entry.release}{known}"
     span = f"jax {run.first} to {run.last}"
-    if run.status == ABSENT:
+    if run.status == TextState.ABSENT:
         successor = f"; succeeded by {run.succeeded_by}" if run.succeeded_by else ""
         return f"absent, as recorded for {span} ({run.change}{successor}){why}"
     return f"differs as recorded for {span} ({run.change} against jax {entry.release}){why}"
@@ -150,23 +169,26 @@ def check_piece(
 ) -> Verdict:
     """Judge one piece: its installed ``text`` against the manifest's ``run`` for ``version``."""
     intact = sha256(piece.upstream) == entry.sha256
-    status = run.status if run else IDENTICAL
+    status = run.status if run else TextState.IDENTICAL
     if text is None:
-        ok = intact and status == ABSENT
-    elif status == DIFFERS:
+        ok = intact and status == TextState.ABSENT
+    elif status == TextState.DIFFERS:
         ok = intact and run is not None and sha256(text) == run.sha256
     else:
-        ok = intact and status == IDENTICAL and text == piece.upstream
+        ok = intact and status == TextState.IDENTICAL and text == piece.upstream
     if not ok:
         failure = _failure(entry, piece, version, text, run, rel)
-        return Verdict(entry.name, ledger.UNRECORDED, failure)
-    kind = {IDENTICAL: ledger.IDENTICAL, DIFFERS: ledger.AS_RECORDED, ABSENT: ledger.ABSENT}
-    return Verdict(entry.name, kind[status], f"{entry.name}: {_as_recorded(entry, run, version)}")
+        return Verdict(entry.name, PieceOutcome.UNRECORDED_CHANGE, failure)
+    told = f"{entry.name}: {_as_recorded(entry, run, version)}"
+    return Verdict(entry.name, AS_RECORDED[status], told)
 
 
 def check(project: Project, python: str) -> tuple[Installed, list[Verdict]]:
-    """Every piece in the manifest, against the JAX that ``python`` has."""
+    """Every piece in the manifest, against the JAX that ``python`` has (none in a checkout
+    without vendored pieces)."""
     jax = installed(python)
+    if not project.annotated_src.is_dir():
+        return jax, []
     recorded = manifest.load(project.annotated_src)
     verdicts = []
     for name, entry in recorded.pieces.items():
@@ -178,36 +200,11 @@ def check(project: Project, python: str) -> tuple[Installed, list[Verdict]]:
     return jax, verdicts
 
 
-def _ledger_agrees(
-    recorded: manifest.Manifest, verifications: Sequence[ledger.Verification], folder: str
-) -> list[str]:
-    """Where the manifest now says something else about a verified release than the drift check
-    found there when it was verified."""
-    found = []
-    kind = {IDENTICAL: ledger.IDENTICAL, DIFFERS: ledger.AS_RECORDED, ABSENT: ledger.ABSENT}
-    for verification in verifications:
-        version = verification.platform.jax
-        for name, outcome in sorted(verification.pieces.items()):
-            entry = recorded.pieces.get(name)
-            if entry is None:
-                continue  # a piece no longer vendored: the ledger keeps what it found
-            run = entry.run_for(version, recorded.releases)
-            says = kind[run.status] if run else ledger.IDENTICAL
-            if outcome.status != says:
-                found.append(
-                    f"{folder}/{verification.filename}: found {name} {outcome.status} on jax "
-                    f"{version}, but the manifest says {says}; re-run provenance, or re-verify "
-                    f"jax {version}"
-                )
-    return found
-
-
-def audit(
-    project: Project, python: str, verifications: Sequence[ledger.Verification] = ()
-) -> list[str]:
+def audit(project: Project, python: str) -> list[str]:
     """Everything wrong with the vendored pieces, all of it at once: the manifest on its own
-    terms, each piece's notes, the piece against the installed JAX, and the manifest against
-    what the ledger found on each verified release. Empty when all is well."""
+    terms, each piece's notes, and each piece against the installed JAX. Empty when all is well.
+    (The manifest against what the ledger found is
+    :func:`jaxwaits.releases.ledger.disagreements`.)"""
     folder = project.annotated_src
     if not folder.is_dir():
         return []  # a checkout without vendored pieces
@@ -243,5 +240,4 @@ def audit(
         _, verdicts = check(project, python)
     except JaxwaitsError as error:
         return [*problems, str(error)]
-    problems += [verdict.message for verdict in verdicts if not verdict.ok]
-    return problems + _ledger_agrees(recorded, verifications, project.relative(project.verified))
+    return problems + [verdict.message for verdict in verdicts if not verdict.ok]

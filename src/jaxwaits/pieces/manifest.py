@@ -9,6 +9,8 @@ hand-written ``why`` is kept across regenerations for as long as its upstream te
 
 from __future__ import annotations
 
+import enum
+import hashlib
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,7 +19,21 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.pieces import toml_writer
 
 FILE = "manifest.toml"
-IDENTICAL, DIFFERS, ABSENT = "identical", "differs", "absent"
+
+
+def sha256(text: str) -> str:
+    """The hash the manifest records of an upstream text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class TextState(enum.Enum):
+    """How the upstream text of a run of releases compares with the vendored text."""
+
+    IDENTICAL = "identical"
+    DIFFERS = "differs"
+    ABSENT = "absent"
+
+
 HEADER = """\
 Where each vendored piece in this folder comes from, and its history over every jax release.
 Written by `python -m jaxwaits provenance`. Edit by hand only a piece's file, qualname, release
@@ -33,7 +49,7 @@ class Run:
     first: str
     last: str
     count: int
-    status: str  # IDENTICAL, DIFFERS or ABSENT
+    status: TextState
     sha256: str = ""  # of the upstream text in these releases (empty when absent)
     change: str = ""  # how it differs from the vendored text, e.g. "+2/-1 lines"
     succeeded_by: str = ""  # for a piece absent after it had existed
@@ -75,7 +91,8 @@ _RUN_KEYS = {"from": "first", "to": "last", "releases": "count", "succeeded-by":
 
 
 def _run(table: dict) -> Run:
-    return Run(**{_RUN_KEYS.get(key, key): value for key, value in table.items()})
+    fields = {_RUN_KEYS.get(key, key): value for key, value in table.items()}
+    return Run(**{**fields, "status": TextState(fields.get("status"))})
 
 
 def _entry(name: str, table: dict) -> Entry:
@@ -97,7 +114,7 @@ def load(folder: Path) -> Manifest:
     try:
         pieces = {name: _entry(name, table) for name, table in data.get("pieces", {}).items()}
         return Manifest(data["first"], data.get("releases", []), data.get("yanked", []), pieces)
-    except (KeyError, TypeError, AttributeError) as error:
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise JaxwaitsError(f"{path}: not a manifest as written by {WRITER}: {error!r}") from None
 
 
@@ -125,23 +142,21 @@ def problems(manifest: Manifest) -> list[str]:
                 found.append(f"{where}: should start right after {after}")
             if run.count != last - first + 1:
                 found.append(f"{where}: says {run.count} releases, spans {last - first + 1}")
-            if run.status not in (IDENTICAL, DIFFERS, ABSENT):
-                found.append(f"{where}: unknown status {run.status!r}")
-            if (run.status == IDENTICAL) != (run.sha256 == entry.sha256):
-                found.append(f"{where}: {run.status}, but its text hash says otherwise")
+            if (run.status == TextState.IDENTICAL) != (run.sha256 == entry.sha256):
+                found.append(f"{where}: {run.status.value}, but its text hash says otherwise")
             expected_first = last + 1
         else:
             if releases and expected_first != len(releases):
                 found.append(f"piece {name}: its history stops before {releases[-1]}")
         run = entry.run_for(entry.release, releases)
-        if run is None or run.status != IDENTICAL:
+        if run is None or run.status != TextState.IDENTICAL:
             found.append(f"piece {name}: copied from {entry.release}, not an identical release")
     return found
 
 
 def _run_table(run: Run) -> dict[str, object]:
     table: dict[str, object] = {"from": run.first, "to": run.last, "releases": run.count}
-    table["status"] = run.status
+    table["status"] = run.status.value
     optional = {"sha256": run.sha256, "change": run.change, "succeeded-by": run.succeeded_by}
     table.update({key: value for key, value in optional.items() if value})
     if run.why:
@@ -184,4 +199,4 @@ def with_history(entry: Entry, lines: tuple[int, int], sha256: str, runs: list[R
 
 
 def _why_key(run: Run) -> str:
-    return run.sha256 or f"{run.status}:{run.succeeded_by}"
+    return run.sha256 or f"{run.status.value}:{run.succeeded_by}"

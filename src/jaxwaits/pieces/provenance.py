@@ -8,7 +8,6 @@ same form a run: identical to the vendored text, different from it (with the dif
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -16,8 +15,9 @@ from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.report import diff
+from jaxwaits.files import write_atomic
 from jaxwaits.pieces import manifest, upstream
-from jaxwaits.pieces.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
+from jaxwaits.pieces.manifest import Entry, Manifest, Run, TextState, sha256
 from jaxwaits.project import Project
 from jaxwaits.releases import wheels
 
@@ -31,10 +31,6 @@ class Found:
     has_file: bool
     span: upstream.Span | None = None
     text: str | None = None
-
-
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def scan(wheel_path: Path, targets: list[Target]) -> dict[Target, Found]:
@@ -69,10 +65,10 @@ def _state(entry: Entry, found: Found, vendored: str, existed: bool) -> Run:
         where = entry.file if found.has_file else f"{entry.file} (no such file)"
         change = f"removed from {where}" if existed else f"not yet in {where}"
         successor = entry.successor if existed else ""
-        return Run("", "", 1, ABSENT, change=change, succeeded_by=successor)
+        return Run("", "", 1, TextState.ABSENT, change=change, succeeded_by=successor)
     if found.text == vendored:
-        return Run("", "", 1, IDENTICAL, sha256(vendored))
-    return Run("", "", 1, DIFFERS, sha256(found.text), line_change(vendored, found.text))
+        return Run("", "", 1, TextState.IDENTICAL, sha256(vendored))
+    return Run("", "", 1, TextState.DIFFERS, sha256(found.text), line_change(vendored, found.text))
 
 
 def history(entry: Entry, releases: list[str], found: dict[str, Found]) -> list[Run]:
@@ -97,7 +93,7 @@ def history(entry: Entry, releases: list[str], found: dict[str, Found]) -> list[
 
 
 def _with_diff(entry: Entry, run: Run, vendored: str, found: Found) -> Run:
-    if run.status != DIFFERS:
+    if run.status != TextState.DIFFERS:
         return run
     assert found.text is not None
     span = run.first if run.first == run.last else f"{run.first} to {run.last}"
@@ -119,7 +115,7 @@ def compute(
     ``offline`` never downloads."""
     old = manifest.load(project.annotated_src)
     cache = wheels.cache_folder(project.root)
-    releases = wheels.releases(cache, old.first, offline=offline, refresh=refresh)
+    releases = wheels.listed(cache, old.first, offline=offline, refresh=refresh)
     versions = [r.version for r in releases]
     targets = sorted({(entry.file, entry.qualname) for entry in old.pieces.values()})
     paths = _fetch(cache, releases, offline)
@@ -154,5 +150,30 @@ def summary(entry: Entry) -> list[str]:
             for part in (run.change, run.succeeded_by and f"succeeded by {run.succeeded_by}")
             if part
         )
-        lines.append(f"  {span:<20} {run.count:>3} release(s)  {run.status:<9} {detail}".rstrip())
+        state = run.status.value
+        lines.append(f"  {span:<20} {run.count:>3} release(s)  {state:<9} {detail}".rstrip())
+    return lines
+
+
+def compare(project: Project, computed: Manifest) -> str | None:
+    """The diff from the committed manifest to ``computed``, or None if they are the same."""
+    path = project.annotated_src / manifest.FILE
+    new, old = manifest.dumps(computed), path.read_text(encoding="utf-8")
+    if new == old:
+        return None
+    return diff(old, new, f"{project.relative(path)} (committed)", "computed now")
+
+
+def write(project: Project, computed: Manifest, texts: dict[str, str]) -> list[str]:
+    """Write ``computed`` as the manifest, and copy in each piece not vendored yet; say what
+    was written."""
+    path = project.annotated_src / manifest.FILE
+    changed = compare(project, computed) is not None
+    write_atomic(path, manifest.dumps(computed))
+    lines = [f"{project.relative(path)}: {'rewritten' if changed else 'unchanged'}"]
+    for name, text in texts.items():
+        piece = project.annotated_src / f"{name}.py"
+        if not piece.exists():
+            write_atomic(piece, text)
+            lines.append(f"{project.relative(piece)}: new, copied from upstream; annotate it")
     return lines

@@ -14,7 +14,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxwaits.claims.reader import claim_targets
+from jaxwaits.claims.reader import role_targets
 from jaxwaits.errors import JaxwaitsError
 
 _NOTE = re.compile(r"^[ \t]*#\|[ ]?(?P<text>.*?)\r?\n?$")
@@ -114,10 +114,10 @@ def citations(piece: Piece, first_line: int) -> list[Citation]:
     for line in piece.lines:
         if line.note is None:
             continue
-        for offset, text in enumerate(line.note.text.splitlines()):
-            for claim in claim_targets(text):
-                place = anchor(piece.name, first_line + line.index)
-                found.append(Citation(claim, place, line.note.at + offset))
+        place = anchor(piece.name, first_line + line.index)
+        for offset, role, target in role_targets(line.note.text):
+            if role == "claim":
+                found.append(Citation(target, place, line.note.at + offset))
     return found
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from jaxwaits.releases import index as releases
+from jaxwaits.releases import index
 
 
 def _uv() -> list[str]:
@@ -25,14 +25,14 @@ def _uv() -> list[str]:
 
 def ensure(version: Version, root: Path) -> str:
     """The interpreter of an environment with ``jax==version`` (made, or reused if complete)."""
-    python_version, interpreter = releases.interpreter_for(version)
+    python_version, interpreter = index.interpreter_for(version)
     folder = root / ".cache" / "jax-envs" / f"jax-{version}-py{python_version}"
     python = folder / "bin" / "python"
     requirements = [f"jax=={version}"]
-    published = [releases.released_on("jax", version)]
-    if releases.has_jaxlib(version):
+    published = [index.released_on("jax", version)]
+    if index.has_jaxlib(version):
         requirements.append(f"jaxlib=={version}")
-        published.append(releases.released_on("jaxlib", version))
+        published.append(index.released_on("jaxlib", version))
     cutoff = datetime.datetime.fromisoformat(max(published).replace("Z", "+00:00"))
     env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "UV_COMPILE_BYTECODE": "1"}
     for command in (

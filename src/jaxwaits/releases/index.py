@@ -54,7 +54,7 @@ def _linux_wheels(project: str, version: Version) -> list[str]:
     return sorted(tags)
 
 
-def releases(project: str = "jax") -> list[Version]:
+def published(project: str = "jax") -> list[Version]:
     """Every final release of ``project`` with a wheel, oldest first."""
     found = set()
     for file in _files(project):
@@ -79,7 +79,12 @@ def released_on(project: str, version: Version) -> str:
 
 
 def newest_jax() -> Version:
-    return releases("jax")[-1]
+    return published("jax")[-1]
+
+
+def chosen(asked: list[str]) -> list[Version]:
+    """The releases named in ``asked`` (each one checked), and the newest, oldest first."""
+    return sorted({require(text) for text in asked} | {newest_jax()})
 
 
 def require(text: str) -> Version:
@@ -88,7 +93,7 @@ def require(text: str) -> Version:
         version = Version(text)
     except InvalidVersion:
         raise JaxwaitsError(f"{text!r} is not a version number (e.g. 0.4.30)") from None
-    known = releases("jax")
+    known = published("jax")
     if version not in known:
         near = [str(v) for v in known if v.major == version.major and v.minor == version.minor]
         hint = (
@@ -102,13 +107,13 @@ def require(text: str) -> Version:
 
 def has_jaxlib(version: Version) -> bool:
     """Whether jaxlib was released with the same number (not every jax release was)."""
-    return version in releases("jaxlib")
+    return version in published("jaxlib")
 
 
 def interpreter_for(version: Version) -> tuple[str, str]:
     """(Python version, interpreter path) to verify JAX ``version`` with: the newest Python that
     has a jaxlib wheel for it and is installed here. Raises if there is none."""
-    jaxlib = version if has_jaxlib(version) else max(v for v in releases("jaxlib") if v <= version)
+    jaxlib = version if has_jaxlib(version) else max(v for v in published("jaxlib") if v <= version)
     supported = [f"3.{tag[3:]}" for tag in _linux_wheels("jaxlib", jaxlib) if tag.startswith("cp3")]
     for python in PYTHONS:
         if python in supported and (path := find_python(python)):

@@ -1,63 +1,61 @@
-"""Verify many JAX releases, several at once, and write each result into the ledger."""
+"""Verify many JAX releases, several at once, each into the ledger; a release that cannot be
+verified (its environment cannot be made, say) is reported as that release's failure and the
+others go on."""
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 
 from packaging.version import Version
 
 from jaxwaits.project import Project
-from jaxwaits.releases import environments as jaxenv
-from jaxwaits.releases import ledger
-from jaxwaits.releases.verify import verify
+from jaxwaits.releases.verify import Verified, counts, verify_release
 
 
-def verify_release(
-    project: Project, version: Version, jobs: int
-) -> tuple[ledger.Verification, str]:
-    """Make (or reuse) the release's environment, verify it, save the result; say how long."""
-    started = time.perf_counter()
-    python = jaxenv.ensure(version, project.root)
-    made = time.perf_counter()
-    verification = verify(project, python, jobs=jobs)
-    ledger.save(verification, project.verified)
-    done = time.perf_counter()
-    return verification, f"env {made - started:.0f} s, checks {done - made:.0f} s"
+@dataclass(frozen=True)
+class MatrixRun:
+    """What a matrix run found: the releases verified, and why each other one was not."""
 
+    verified: dict[Version, Verified]
+    not_verified: dict[Version, str]
 
-def describe(verification: ledger.Verification) -> str:
-    counts: dict[str, int] = {}
-    for outcome in [*verification.snippets.values(), *verification.pieces.values()]:
-        counts[outcome.status] = counts.get(outcome.status, 0) + 1
-    told = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    return f"{'ok' if verification.passed else 'FAILED'}: {told}"
+    @property
+    def passed(self) -> bool:
+        return not self.not_verified and all(v.verification.passed for v in self.verified.values())
 
 
 def run_matrix(
-    project: Project, versions: Sequence[Version], say: Callable[[str], None] = print
-) -> list[ledger.Verification]:
+    project: Project,
+    versions: Sequence[Version],
+    backs: Mapping[str, Sequence[str]],
+    say: Callable[[str], None] = print,
+) -> MatrixRun:
     """Verify ``versions``, as many at once as there are cores, each running its snippets one at
-    a time; print a line per release as it finishes."""
+    a time; say a line per release as it finishes."""
     workers = max(1, min(len(versions), os.cpu_count() or 1))
     started = time.perf_counter()
-    found: list[ledger.Verification] = []
+    verified: dict[Version, Verified] = {}
+    not_verified: dict[Version, str] = {}
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(verify_release, project, v, 1): v for v in versions}
+        futures = {pool.submit(verify_release, project, v, backs, 1): v for v in versions}
         for i, future in enumerate(as_completed(futures), start=1):
             version = futures[future]
             try:
-                verification, took = future.result()
-            except Exception as error:  # one release's broken environment must not stop the rest
-                say(f"[{i}/{len(versions)}] jax {version}: could not verify: {error}")
+                done = future.result()
+            except Exception as error:  # one release's failure must not stop the others
+                not_verified[version] = f"{type(error).__name__}: {error}"
+                say(f"[{i}/{len(versions)}] jax {version}: NOT verified: {error}")
                 continue
-            found.append(verification)
+            verified[version] = done
+            python = done.verification.platform.python
             say(
-                f"[{i}/{len(versions)}] jax {version} on Python {verification.platform.python}: "
-                f"{describe(verification)} ({took})"
+                f"[{i}/{len(versions)}] jax {version} on Python {python}: "
+                f"{counts(done.verification)} ({done.took()})"
             )
-    took = time.perf_counter() - started
-    say(f"{len(found)} of {len(versions)} releases verified in {took:.0f} s")
-    return found
+    seconds = time.perf_counter() - started
+    say(f"{len(verified)} of {len(versions)} releases verified in {seconds:.0f} s")
+    return MatrixRun(verified, not_verified)

@@ -1,31 +1,48 @@
-"""Verify one JAX release: run every snippet on it and check the vendored pieces against it."""
+"""Verify one JAX release: run every snippet on it, check the vendored pieces against it, and
+write what it showed into the ledger."""
 
 from __future__ import annotations
 
-from jaxwaits.claims import registry as claims
-from jaxwaits.evidence.report import claims_by_snippet, describe, diff
-from jaxwaits.evidence.runner import Result, Status, run_on
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from packaging.version import Version
+
+from jaxwaits.claims import cite
+from jaxwaits.claims.registry import Registry
+from jaxwaits.evidence.report import describe, diff
+from jaxwaits.evidence.runner import Outcome, Result, run_on
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift
+from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
-from jaxwaits.releases.ledger import KNOWN, MATCHED, Outcome, Verification
+from jaxwaits.releases import environments, ledger
+from jaxwaits.releases.ledger import PieceEntry, SnippetEntry, Verification
+from jaxwaits.releases.verdicts import claim_verdict
 
 
-def snippet_outcome(result: Result, backs: list[str], fix: str | None) -> Outcome:
-    """matched / known difference (with the diff from the recorded output) / what went wrong."""
-    if result.status is Status.MATCHED:
-        if result.expected_from == result.snippet.recorded_path:
-            return Outcome(MATCHED)
+def snippet_entry(result: Result, backs: Sequence[str], fix: str | None) -> SnippetEntry:
+    """The ledger's entry: the outcome, with the diff from the recorded output for a known
+    difference and the full report for a failure."""
+    outcome = result.outcome
+    if outcome is Outcome.MATCHED:
+        return SnippetEntry(outcome)
+    if outcome is Outcome.MATCHED_KNOWN:
         recorded = result.snippet.recorded() or ""
-        return Outcome(KNOWN, diff(recorded, result.runs[0].stdout, "recorded", "this release"))
-    return Outcome(result.status.value, describe(result, None, backs, fix))
+        return SnippetEntry(
+            outcome, diff(recorded, result.runs[0].stdout, "recorded", "this release")
+        )
+    return SnippetEntry(outcome, describe(result, None, backs, fix))
 
 
-def verify(project: Project, python: str, jobs: int | None = None) -> Verification:
-    """What every snippet printed on ``python``'s JAX, and how each vendored piece compares."""
+def verify(
+    project: Project, python: str, backs: Mapping[str, Sequence[str]], jobs: int | None = None
+) -> Verification:
+    """What every snippet printed on ``python``'s JAX, and how each vendored piece compares
+    (``backs``: the claims of each snippet, for the reports)."""
     results, platform = run_on(load_snippets(project.snippets), python=python, jobs=jobs)
-    backs = claims_by_snippet(claims.scan(project).evidence())
-    outcomes = {}
+    entries = {}
     for result in results:
         name = result.snippet.name
         fix = None
@@ -34,7 +51,70 @@ def verify(project: Project, python: str, jobs: int | None = None) -> Verificati
                 f"record it as a known difference of jax {platform.jax}: "
                 f"nox -s verify -- {platform.jax} --record-known {name}"
             )
-        outcomes[name] = snippet_outcome(result, backs.get(name, []), fix)
+        entries[name] = snippet_entry(result, backs.get(name, ()), fix)
     _, verdicts = drift.check(project, python)
-    pieces = {v.piece: Outcome(v.status, v.message) for v in verdicts}
-    return Verification(platform, outcomes, pieces)
+    pieces = {v.piece: PieceEntry(v.outcome, v.message) for v in verdicts}
+    return Verification(platform, entries, pieces)
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A release verified and saved into the ledger, and how long each part took."""
+
+    verification: Verification
+    environment_seconds: float
+    check_seconds: float
+
+    def took(self) -> str:
+        return f"env {self.environment_seconds:.0f} s, checks {self.check_seconds:.0f} s"
+
+
+def verify_release(
+    project: Project, version: Version, backs: Mapping[str, Sequence[str]], jobs: int | None
+) -> Verified:
+    """Make (or reuse) the release's environment, verify it there and save the result."""
+    started = time.perf_counter()
+    python = environments.ensure(version, project.root)
+    made = time.perf_counter()
+    verification = verify(project, python, backs, jobs=jobs)
+    ledger.save(verification, project.verified)
+    return Verified(verification, made - started, time.perf_counter() - made)
+
+
+def counts(verification: Verification) -> str:
+    """``ok: 3 identical, 29 matched`` or ``FAILED: ...``: how many of each outcome."""
+    found: dict[str, int] = {}
+    for entry in [*verification.snippets.values(), *verification.pieces.values()]:
+        found[entry.outcome.value] = found.get(entry.outcome.value, 0) + 1
+    told = ", ".join(f"{n} {outcome}" for outcome, n in sorted(found.items()))
+    return f"{'ok' if verification.passed else 'FAILED'}: {told}"
+
+
+def failures(verification: Verification) -> list[str]:
+    """Each snippet or piece that failed on the release, with its report."""
+    entries = [*verification.snippets.items(), *verification.pieces.items()]
+    return [
+        f"{name}: {entry.outcome.value}\n{entry.detail}"
+        for name, entry in entries
+        if not entry.outcome.passed
+    ]
+
+
+def release_note(project: Project, registry: Registry, verification: Verification) -> str:
+    """A Markdown summary of one release's verification, for a release note."""
+    by_verdict: dict[str, list[str]] = {}
+    for claim in sorted(registry.claims.values(), key=lambda c: c.id):
+        verdict = claim_verdict(verification, claim.evidence, claim.needs)
+        link = f"[`{claim.id}`]({cite.url(project, claim.id)})"
+        by_verdict.setdefault(verdict.value, []).append(link)
+    lines = [
+        f"## jax-waits on jax {verification.platform.jax} ({verification.platform.describe()})"
+    ]
+    lines += [f"- {verdict} ({len(ids)}): {', '.join(ids)}" for verdict, ids in by_verdict.items()]
+    changed = [
+        f"`{name}`: {entry.outcome.value}"
+        for name, entry in verification.pieces.items()
+        if entry.outcome is not PieceOutcome.IDENTICAL
+    ]
+    lines.append(f"- vendored pieces not identical upstream: {', '.join(changed) or 'none'}")
+    return "\n".join(lines)

@@ -85,7 +85,7 @@ def _keep(path: Path, content: str | bytes) -> bool:
     return True
 
 
-def releases(
+def listed(
     cache: Path, first: str, *, offline: bool = False, refresh: bool = False
 ) -> list[Release]:
     """Every release from ``first`` on, oldest first (yanked ones included, and marked).

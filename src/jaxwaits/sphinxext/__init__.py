@@ -1,73 +1,112 @@
 """The Sphinx extension: ``extensions = ["jaxwaits.sphinxext"]``.
 
-Every build, whatever it re-read, ends by checking the whole site: a claim that any page shows as
-failing, a vendored piece that disagrees with its manifest, or an unreadable ledger file is a
-warning (an error under ``-W``), so a build that passes is one where every claim held.
+At ``builder-inited`` it reads its inputs once (:mod:`~jaxwaits.sphinxext.state`): the checkout,
+the claims registry, the ledger and the platform the snippets run on, and checks its
+configuration. While pages are read, :mod:`~jaxwaits.sphinxext.collector` keeps each page's facts.
+Every build, whatever it re-read, ends by judging the whole site: a claim that any page shows as
+failing, a vendored piece that disagrees with its manifest or the ledger, or an unreadable ledger
+file is a warning (an error under ``-W``), so a build that passes is one where every claim held.
 
-- :mod:`~jaxwaits.sphinxext.kernels` gives pages the kernels their snippets' ``# env:`` needs.
-- :mod:`~jaxwaits.sphinxext.cells` compares every executed snippet cell with its recorded
-  output and fails the build on a difference.
-- :mod:`~jaxwaits.sphinxext.claim_pages` provides the ``{claim}`` directive and role, one page per
-  claim, and the claims index.
-- :mod:`~jaxwaits.sphinxext.ledger_table` renders the ledger: claims and pieces against releases.
-- :mod:`~jaxwaits.sphinxext.annotated` renders the vendored pieces with their notes.
+- :mod:`~jaxwaits.sphinxext.kernels`: the Jupyter kernels the pages run in.
+- :mod:`~jaxwaits.sphinxext.cells`: every executed snippet cell, judged as the tests judge it.
+- :mod:`~jaxwaits.sphinxext.claim_pages`: the ``{claim}`` directive and role, a page per claim,
+  the claims index.
+- :mod:`~jaxwaits.sphinxext.ledger_table`: the ledger as a table, claims and pieces against
+  releases.
+- :mod:`~jaxwaits.sphinxext.annotated`: the vendored pieces with their notes.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.errors import ConfigError
 from sphinx.util import logging
 
-from jaxwaits.claims import registry as registry
-from jaxwaits.pieces import drift
+from jaxwaits.claims import registry
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.pieces import drift, manifest
 from jaxwaits.project import find_project
 from jaxwaits.releases import ledger
 from jaxwaits.sphinxext import annotated, cells, claim_pages, kernels, ledger_table
+from jaxwaits.sphinxext.collector import Collector
+from jaxwaits.sphinxext.state import Inputs, inputs, site
 
 logger = logging.getLogger(__name__)
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def _load_project(app: Sphinx) -> None:
-    """Read the checkout once per build, before the other handlers: its claims registry
-    (``app.jaxwaits_registry``) and its ledger (``app.jaxwaits_ledger``, the files that could be
-    read; each one that could not is a warning naming it)."""
-    app.jaxwaits_project = find_project(Path(app.srcdir))
-    app.jaxwaits_registry = registry.scan(app.jaxwaits_project)
-    app.jaxwaits_ledger, unreadable = ledger.read(app.jaxwaits_project.verified)
+def _check_config(app: Sphinx) -> None:
+    """``jaxwaits_kernels`` maps kernel names to environment variables, all strings."""
+    for name, env in app.config.jaxwaits_kernels.items():
+        if not isinstance(name, str) or not isinstance(env, dict):
+            raise ConfigError(f"jaxwaits_kernels: {name!r} must map to a dict of variables")
+        for key, value in env.items():
+            if not (isinstance(key, str) and _ENV_NAME.match(key) and isinstance(value, str)):
+                raise ConfigError(f"jaxwaits_kernels[{name!r}]: {key!r}: {value!r} is no variable")
+
+
+def _read_inputs(app: Sphinx) -> None:
+    """Read the checkout once per build, before the other handlers; each ledger file that cannot
+    be read is a warning naming it."""
+    project = find_project(Path(app.srcdir))
+    verifications, unreadable = ledger.read(project.verified)
     for problem in unreadable:
         logger.warning(str(problem), type="jaxwaits", subtype="ledger")
+    found = Inputs(project, registry.scan(project), verifications, cells.built_on(app))
+    site(app.env).inputs = found
 
 
 def _publishable(app: Sphinx, exception: Exception | None) -> None:
-    """The site's verdict at the end of every build: each claim that is failing and each problem
-    with the vendored pieces, as warnings."""
+    """The site's verdict at the end of every build, as warnings: each failing claim, each claim
+    no page rendered, and each problem with the vendored pieces."""
     if exception is not None:
         return
-    for claim_id, claim, found in claim_pages.failing(app):
+    found = inputs(app)
+    for claim, standing in claim_pages.failing(app):
         logger.warning(
-            "claim %s is %s, so this site must not be published",
-            claim_id,
-            found.text,
-            location=(claim["docname"], claim["line"]),
+            "claim %s is failing: %s, so this site must not be published",
+            claim.id,
+            standing.detail,
+            location=f"{claim.file}:{claim.line}",
             type="jaxwaits",
             subtype="claims",
         )
-    project = app.jaxwaits_project
-    for problem in drift.audit(project, sys.executable, app.jaxwaits_ledger):
+    rendered = site(app.env).declared()
+    for claim in found.registry.claims.values():
+        if claim.id not in rendered:
+            logger.warning(
+                "claim %s was read from its page, but no page of this build rendered it",
+                claim.id,
+                location=f"{claim.file}:{claim.line}",
+                type="jaxwaits",
+                subtype="claims",
+            )
+    problems = drift.audit(found.project, sys.executable)
+    try:
+        recorded = manifest.load(found.project.annotated_src)
+    except JaxwaitsError:
+        recorded = None  # the audit above has named the file already
+    if recorded is not None:
+        where = found.project.relative(found.project.verified)
+        problems += ledger.disagreements(recorded, found.ledger, where)
+    for problem in problems:
         logger.warning(problem, type="jaxwaits", subtype="pieces")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.connect("builder-inited", _load_project, priority=400)  # before the modules' handlers
-    kernels.setup(app)
+    kernels.setup(app)  # declares jaxwaits_kernels
+    app.connect("builder-inited", _check_config, priority=300)
+    app.connect("builder-inited", _read_inputs, priority=400)  # before the modules' handlers
+    app.add_env_collector(Collector)
     cells.setup(app)
     claim_pages.setup(app)
     ledger_table.setup(app)
     annotated.setup(app)
     app.connect("build-finished", _publishable)
     app.add_css_file("jaxwaits.css")  # annotated.setup adds the package's static folder
-    return {"version": "0.1", "parallel_read_safe": False, "parallel_write_safe": True}
+    return {"version": "0.2", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -35,7 +35,7 @@ from sphinx.writers.html5 import HTML5Translator
 
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.pieces import manifest, vendored
-from jaxwaits.pieces.manifest import ABSENT, DIFFERS, IDENTICAL, Entry, Manifest, Run
+from jaxwaits.pieces.manifest import Entry, Manifest, Run, TextState
 from jaxwaits.pieces.vendored import anchor
 from jaxwaits.project import find_project
 
@@ -164,7 +164,7 @@ class AnnotatedSource(_PieceDirective):
     def head(self, recorded: Manifest, entry: Entry) -> nodes.paragraph:
         """One line: where the text comes from, how widely it holds, and its licence."""
         start, end = entry.lines
-        identical = sum(run.count for run in entry.history if run.status == IDENTICAL)
+        identical = sum(run.count for run in entry.history if run.status == TextState.IDENTICAL)
         para = nodes.paragraph(classes=["as-head"])
         para += nodes.literal(entry.file, entry.file)
         para += nodes.Text(f" lines {start}{DASH}{end}, jax {entry.release}")
@@ -220,14 +220,15 @@ class AnnotatedHistory(_PieceDirective):
         return [timeline]
 
     def run_item(self, recorded: Manifest, entry: Entry, run: Run, path: Path) -> nodes.container:
-        item = nodes.container(classes=["as-run", f"as-{run.status}"])
+        state = run.status.value
+        item = nodes.container(classes=["as-run", f"as-{state}"])
         head = nodes.paragraph(classes=["as-run-head"])
         span = run.first if run.first == run.last else f"{run.first} {DASH} {run.last}"
         head += nodes.strong(span, span)
         head += nodes.inline(
             "", f"{run.count} release{'s' * (run.count > 1)}", classes=["as-count"]
         )
-        head += nodes.inline("", run.status, classes=["as-badge", f"as-badge-{run.status}"])
+        head += nodes.inline("", state, classes=["as-badge", f"as-badge-{state}"])
         item += head
         item += self.description(entry, run)
         yanked = [v for v in recorded.yanked if run.covers(v, recorded.releases)]
@@ -246,12 +247,12 @@ class AnnotatedHistory(_PieceDirective):
 
     def description(self, entry: Entry, run: Run) -> nodes.paragraph:
         para = nodes.paragraph(classes=["as-run-text"])
-        if run.status == IDENTICAL:
+        if run.status == TextState.IDENTICAL:
             para += nodes.Text("Identical to the text above.")
-        elif run.status == DIFFERS:
+        elif run.status == TextState.DIFFERS:
             para += nodes.Text(f"Differs from the text above: {run.change}.")
         else:
-            assert run.status == ABSENT
+            assert run.status == TextState.ABSENT
             para += nodes.Text(f"Absent: {run.change}.")
             if run.succeeded_by:
                 para += nodes.Text(" Succeeded by ")

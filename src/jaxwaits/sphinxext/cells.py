@@ -14,51 +14,28 @@ before myst-nb reads it (the claims check names the page and line), so the build
 from __future__ import annotations
 
 import json
-import re
 import sys
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from jaxwaits.claims import reader as myst
+from jaxwaits.claims import reader
 from jaxwaits.evidence import report
 from jaxwaits.evidence.kernel import MARK
 from jaxwaits.evidence.output import cap
 from jaxwaits.evidence.platform import Platform, probe
-from jaxwaits.evidence.runner import Result, Run, Status, judge
+from jaxwaits.evidence.runner import Outcome, Result, Run, judge
 from jaxwaits.evidence.snippets import load_snippets, read_snippet
 from jaxwaits.files import write_atomic
 from jaxwaits.sphinxext.kernels import kernel_env
+from jaxwaits.sphinxext.state import CellResult, inputs, site
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class CellResult:
-    """One executed snippet cell of this build, and how it was judged."""
-
-    docname: str
-    anchor: str
-    snippet: str
-    status: Status
-    message: str  # the tests' message for it: one line when it passed
-
-    @property
-    def passed(self) -> bool:
-        return self.status.passed
-
-
-def cell_results(env: BuildEnvironment) -> list[CellResult]:
-    """Every snippet cell executed in this build, on every page."""
-    pages: dict[str, list[CellResult]] = getattr(env, "jaxwaits_cells", {})
-    return [cell for cells in pages.values() for cell in cells]
 
 
 def built_on(app: Sphinx) -> Platform:
@@ -103,7 +80,7 @@ def _judge(app: Sphinx, cell: nodes.Element, load: str, page: Path) -> tuple[Res
         return None, f"it did not run through the jaxwaits kernel in this build ({found})"
     run = records[0]["run"]
     runs = (Run(**run),) if run is not None else ()
-    return judge(snippet, runs, app.jaxwaits_platform.jax), ""
+    return judge(snippet, runs, inputs(app).platform.jax), ""
 
 
 def _show(cell: nodes.Element, result: Result | None, message: str) -> None:
@@ -117,18 +94,21 @@ def _show(cell: nodes.Element, result: Result | None, message: str) -> None:
     if run is not None and run.stdout:
         text = cap(run.stdout)
         box += nodes.literal_block(text, text, language="none", classes=["output", "stream"])
-    if result is None or not result.status.passed:
+    if result is None or not result.outcome.passed:
         box += nodes.literal_block(
             message, message, language="none", classes=["output", "jaxwaits-cell-failed"]
         )
 
 
-def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
+def judge_page(app: Sphinx, doctree: nodes.document) -> list[CellResult]:
+    """Judge every snippet cell of the page being read, warn about each that did not pass, and
+    show what each printed."""
     env = app.env
     docname = env.docname
     page = Path(env.doc2path(docname))
+    found = inputs(app)
+    backs = found.registry.backs()
     results: list[CellResult] = []
-    claimed = report.claims_by_snippet(app.jaxwaits_registry.evidence())
     for cell in list(doctree.findall(nodes.container)):
         load = (cell.get("cell_metadata") or {}).get("load")
         if cell.get("nb_element") != "cell_code" or not load:
@@ -139,35 +119,34 @@ def _check_cells(app: Sphinx, doctree: nodes.document) -> None:
         env.note_dependency(str(path.with_suffix(".out")))
         anchor = f"snippet-{name}"
         cell["ids"].append(anchor)
-        backs = claimed.get(name, [])
         kernel, added = kernel_env(app, docname)
         result, why = _judge(app, cell, load, page)
         if result is None:
-            status = Status.NOT_RUN
-            message = f"snippet {name} (snippets/{path.name}; backs {', '.join(backs)}): {why}"
+            outcome = Outcome.NOT_RUN
+            told = ", ".join(backs.get(name, []))
+            message = f"snippet {name} (snippets/{path.name}; backs {told}): {why}"
+        elif result.snippet.env != added:
+            outcome = Outcome.ENV_MISMATCH
+            message = (
+                f"snippet {name} declares env {result.snippet.env}, but this page's kernel "
+                f"{kernel!r} adds {added}; name a kernel from jaxwaits_kernels in conf.py whose "
+                "env matches, in the page's front matter"
+            )
         else:
-            status = result.status
-            message = report.describe(result, app.jaxwaits_platform, backs)
-            env_wanted = result.snippet.env
-            if env_wanted != added:
-                status = Status.INVALID
-                message = (
-                    f"snippet {name} declares env {env_wanted}, but this page's kernel {kernel!r}"
-                    f" adds {added}; name a kernel from jaxwaits_kernels in conf.py whose env "
-                    "matches, in the page's front matter"
-                )
-        if status is not Status.MATCHED:
+            outcome = result.outcome
+            message = report.describe(result, found.platform, backs.get(name, []))
+        if not outcome.passed:
             logger.warning(message, location=cell, type="jaxwaits", subtype="evidence")
         _show(cell, result, message)
-        results.append(CellResult(docname, anchor, name, status, message))
-    env.jaxwaits_cells = {**getattr(env, "jaxwaits_cells", {}), docname: results}
+        results.append(CellResult(docname, anchor, name, outcome, message))
     if results:
         _stamp(app, doctree)
+    return results
 
 
 def _stamp(app: Sphinx, doctree: nodes.document) -> None:
     """Say at the top of the page which platform its evidence ran on."""
-    on = app.jaxwaits_platform.describe()
+    on = inputs(app).platform.describe()
     text = f"The snippets on this page ran while this site was built, on {on}."
     stamp = nodes.paragraph(text, text, classes=["jaxwaits-built-with"])
     section = next(iter(doctree.findall(nodes.section)), None)
@@ -176,17 +155,15 @@ def _stamp(app: Sphinx, doctree: nodes.document) -> None:
         section.insert(section.index(title) + 1, stamp)
 
 
-_LOAD = re.compile(r"^\s*:load:\s*(?P<file>\S+)\s*$")
-
-
 def _replace_missing_loads(app: Sphinx, docname: str, source: list[str]) -> None:
     """Turn a code cell that loads a missing file into an error box, so that myst-nb (which
     would stop the whole build on it) reads the page; the claims check reports the cell."""
     folder = Path(app.env.doc2path(docname)).parent
     lines = source[0].split("\n")
-    for block in reversed(list(myst.blocks_in(source[0], folder / "page.md"))):
+    page = reader.read_text(source[0], folder / "page.md")
+    for block in reversed(list(reader.directives_named(page, "code-cell"))):
         load = block.options.get("load")
-        if block.name != "code-cell" or not load or (folder / load).exists():
+        if not load or (folder / load).exists():
             continue
         box = ["```{error}", f"This cell loads `{load}`, which does not exist.", "```"]
         lines[block.line - 1 : block.end] = box
@@ -196,7 +173,7 @@ def _replace_missing_loads(app: Sphinx, docname: str, source: list[str]) -> None
 def _check_timeouts(app: Sphinx) -> None:
     """The kernel's own limit per cell must leave each snippet its whole timeout."""
     limit = app.config.nb_execution_timeout
-    for snippet in load_snippets(app.jaxwaits_project.snippets):
+    for snippet in load_snippets(inputs(app).project.snippets):
         if limit and limit > 0 and snippet.timeout + 30 > limit:
             logger.warning(
                 "snippet %s has a %g s timeout, but nb_execution_timeout is %s s; raise it to at "
@@ -205,7 +182,7 @@ def _check_timeouts(app: Sphinx) -> None:
                 snippet.timeout,
                 limit,
                 snippet.timeout + 30,
-                location=f"{app.jaxwaits_project.relative(snippet.path)}:1",
+                location=f"{inputs(app).project.relative(snippet.path)}:1",
                 type="jaxwaits",
                 subtype="evidence",
             )
@@ -227,7 +204,7 @@ class EvidenceRole(SphinxRole):
 
 
 def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    cells = {cell.snippet: cell for cell in cell_results(app.env)}
+    cells = {cell.snippet: cell for cell in site(app.env).cells()}
     for node in list(doctree.findall(evidence_reference)):
         cell = cells.get(node["snippet"])
         if cell is None:
@@ -246,20 +223,9 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         node.replace_self(ref)
 
 
-def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    getattr(env, "jaxwaits_cells", {}).pop(docname, None)
-
-
-def _platform(app: Sphinx) -> None:
-    app.jaxwaits_platform = built_on(app)
-
-
 def setup(app: Sphinx) -> None:
-    app.connect("builder-inited", _platform)
     app.connect("builder-inited", _check_timeouts)
     app.connect("source-read", _replace_missing_loads)
-    app.connect("doctree-read", _check_cells)
-    app.connect("env-purge-doc", _purge)
     app.add_role("evidence", EvidenceRole())
     app.add_node(evidence_reference)
     app.connect("doctree-resolved", _resolve)

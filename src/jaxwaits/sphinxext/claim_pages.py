@@ -1,37 +1,40 @@
 """Claims on the site: the ``{claim}`` directive and role, a page per claim, the claims index.
 
-The static checks (IDs, evidence, references) are :func:`jaxwaits.claims.registry.check`, the same
-code the tests run; this module adds what only a build can know (did each snippet run and match
-here) and renders each claim with its status.
+The claims themselves are :mod:`jaxwaits.claims.registry`'s, read from the pages once before the
+build reads them: the directive renders the typed claim it finds there, and the static checks
+(IDs, evidence, references, citations) are the same code the tests run. This module adds what
+only a build can know — did each snippet run and pass here — as each claim's standing.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from jaxwaits.claims import registry as registry_
+from jaxwaits.claims import registry
 from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
-from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.claims.registry import Claim
+from jaxwaits.evidence.snippets import load_snippets, orphans
 from jaxwaits.files import write_atomic
-from jaxwaits.releases import ledger
+from jaxwaits.releases import verdicts
 from jaxwaits.sphinxext import ledger_table
-from jaxwaits.sphinxext.cells import CellResult, cell_results
+from jaxwaits.sphinxext.state import Citation, inputs, site
 
 logger = logging.getLogger(__name__)
 
 
 class claim_status(nodes.General, nodes.Element):
-    """Placeholder for a claim's status, filled in once every page has run."""
+    """Placeholder for a claim's standing, filled in once every page has run."""
 
 
 class claim_reference(nodes.Inline, nodes.Element):
@@ -46,65 +49,66 @@ class claims_index(nodes.General, nodes.Element):
     """Placeholder for the table of all claims."""
 
 
+class Standing(enum.Enum):
+    """What this build showed about a claim."""
+
+    VERIFIED = "verified"
+    FAILING = "failing"
+    NEEDS_BACKEND = "needs"  # observable only on another backend, so never verified here
+
+
 @dataclass(frozen=True)
-class Status:
-    """A claim's standing in this build: ``verified``, ``failing`` or ``needs-<backend>``."""
+class ClaimStanding:
+    """A claim's standing, with the words that say it: a headline and its detail."""
 
-    kind: str
-    text: str
+    standing: Standing
+    headline: str  # "verified in this build", "failing", "needs gpu"
+    detail: str
+    css: str  # the class of its status line: jaxwaits-verified, -failing, -needs-gpu
+
+    @property
+    def rest(self) -> str:
+        """What follows the headline on the status line."""
+        return f" {self.detail}" if self.standing is Standing.VERIFIED else f": {self.detail}"
 
 
-def _claims(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
-    if not hasattr(env, "jaxwaits_claims"):
-        env.jaxwaits_claims = {}
-    return env.jaxwaits_claims
+def _failing(detail: str) -> ClaimStanding:
+    return ClaimStanding(Standing.FAILING, "failing", detail, "jaxwaits-failing")
 
 
 class ClaimDirective(SphinxDirective):
-    """```{claim} <id>`` with ``:evidence:``, ``:needs:``, ``:rests-on:``, ``:renamed-from:``."""
+    """```{claim} <id>``: renders the claim the registry read here, with its status line."""
 
     required_arguments = 1
     has_content = True
-    option_spec = {  # noqa: RUF012 (docutils reads this class attribute)
-        "evidence": str,
-        "needs": str,
-        "rests-on": str,
-        "renamed-from": str,
-        "source": str,
-    }
+    option_spec = {key: directives.unchanged for key in registry.OPTIONS}  # noqa: RUF012
 
     def run(self) -> list[nodes.Node]:
-        claim_id = self.arguments[0]
-        renamed = self.options.get("renamed-from", "").replace(",", " ").split()
-        box = nodes.container(classes=["jaxwaits-claim"])
-        box["ids"] = [f"claim-{claim_id}", *(f"claim-{old}" for old in renamed)]
+        claim = inputs(self.env.app).registry.claims.get(self.arguments[0])
+        here = Path(self.env.doc2path(self.env.docname)).resolve()
+        if claim is None or claim.file.resolve() != here:
+            raise self.error(
+                f"claim {self.arguments[0]!r} is not the one jaxwaits.claims read from this page; "
+                "declare claims only in docs/*.md, in a fenced ```{claim} block"
+            )
+        box = nodes.container(classes=["jaxwaits-claim"], claim_id=claim.id)
+        box["ids"] = [f"claim-{claim.id}", *(f"claim-{old}" for old in claim.renamed_from)]
         self.set_source_info(box)
         head = nodes.paragraph(classes=["jaxwaits-claim-id"])
         head += nodes.inline("claim", "claim", classes=["jaxwaits-claim-word"])
         head += nodes.Text(" ")
         head += addnodes.pending_xref(
             "",
-            nodes.literal(claim_id, claim_id),
+            nodes.literal(claim.id, claim.id),
             refdomain="std",
             reftype="doc",
-            reftarget=f"/{PAGES}/{claim_id}",
+            reftarget=f"/{PAGES}/{claim.id}",
             refexplicit=True,
             refdoc=self.env.docname,
         )
         box += head
-        statement = self.parse_content_to_nodes()
-        box += statement
-        box += claim_status(claim_id=claim_id)
-        _claims(self.env)[claim_id] = {
-            "docname": self.env.docname,
-            "line": self.lineno,
-            "statement": " ".join("\n".join(self.content).split()),
-            "rendered": [node.deepcopy() for node in statement],  # for its page and the index
-            "evidence": self.options.get("evidence", "").replace(",", " ").split(),
-            "needs": self.options.get("needs"),
-            "rests_on": self.options.get("rests-on"),
-            "renamed_from": renamed,
-        }
+        box += nodes.container("", *self.parse_content_to_nodes(), classes=["jaxwaits-statement"])
+        box += claim_status(claim_id=claim.id)
         return [box]
 
 
@@ -121,7 +125,7 @@ class ClaimRole(SphinxRole):
 
 
 class ClaimPageDirective(SphinxDirective):
-    """The body of ``claim/<id>``: statement, status, where it is stated and cited."""
+    """The body of ``claim/<id>``: statement, standing, where it is stated and cited."""
 
     required_arguments = 1
 
@@ -130,33 +134,77 @@ class ClaimPageDirective(SphinxDirective):
 
 
 class ClaimsIndexDirective(SphinxDirective):
-    """A table of every claim with its status."""
+    """A table of every claim with its standing."""
 
     def run(self) -> list[nodes.Node]:
         return [claims_index()]
 
 
-def status(app: Sphinx, claim: dict[str, Any]) -> Status:
+def declared_claims(doctree: nodes.document) -> dict[str, list[nodes.Node]]:
+    """The claims a page declares, by ID, each with a copy of its rendered statement."""
+    found = {}
+    for box in doctree.findall(nodes.container):
+        if box.get("claim_id"):
+            statement = next(c for c in box.children if "jaxwaits-statement" in c["classes"])
+            found[box["claim_id"]] = [child.deepcopy() for child in statement.children]
+    return found
+
+
+def citations(doctree: nodes.document) -> list[Citation]:
+    """Where each reference sits: the nearest enclosing anchor (an annotated line's, say)."""
+    found = []
+    for node in doctree.findall(claim_reference):
+        anchor, label = "", ""
+        parent = node.parent
+        while parent is not None:
+            if parent.get("cite_anchor"):
+                anchor, label = parent["cite_anchor"], parent.get("cite_label", "")
+                break
+            if parent.get("ids"):
+                anchor = parent["ids"][0]
+                break
+            parent = parent.parent
+        found.append(Citation(node["claim_id"], anchor, label))
+    return found
+
+
+def standing(app: Sphinx, claim: Claim) -> ClaimStanding:
     """What this build showed about a claim."""
-    cells: dict[str, list[CellResult]] = {}
-    for cell in cell_results(app.env):
-        cells.setdefault(cell.snippet, []).append(cell)
-    platform = app.jaxwaits_platform
-    for name in claim["evidence"]:
-        if not cells.get(name):
-            return Status("failing", f"failing: its evidence {name} did not run in this build")
-        failed = next((cell for cell in cells[name] if not cell.passed), None)
+    cells = [cell for cell in site(app.env).cells() if cell.snippet in claim.evidence]
+    platform = inputs(app).platform
+    if not claim.evidence:
+        return _failing("it has no evidence")
+    for name in claim.evidence:
+        ran = [cell for cell in cells if cell.snippet == name]
+        if not ran:
+            return _failing(f"its evidence {name} did not run in this build")
+        failed = next((cell for cell in ran if not cell.outcome.passed), None)
         if failed is not None:
-            return Status("failing", f"failing: its evidence {name} {failed.status.value} here")
-    if not claim["evidence"]:
-        return Status("failing", "failing: no evidence")
-    if claim["needs"] and claim["needs"] != platform.backend:
-        return Status(
-            f"needs-{claim['needs']}",
-            f"needs {claim['needs']}: not observable on {platform.backend}, so not verified "
-            f"here; rests on {claim['rests_on']}",
+            return _failing(f"its evidence {name}: {failed.outcome.value}")
+    if claim.needs and claim.needs != platform.backend:
+        return ClaimStanding(
+            Standing.NEEDS_BACKEND,
+            f"needs {claim.needs}",
+            f"not observable on {platform.backend}, so not verified here; rests on "
+            f"{claim.rests_on}",
+            f"jaxwaits-needs-{claim.needs}",
         )
-    return Status("verified", f"verified in this build on {platform.describe()}")
+    return ClaimStanding(
+        Standing.VERIFIED,
+        "verified in this build",
+        f"on {platform.describe()}",
+        "jaxwaits-verified",
+    )
+
+
+def failing(app: Sphinx) -> list[tuple[Claim, ClaimStanding]]:
+    """Every claim that this build (its pages read now or before) shows as failing."""
+    found = []
+    for claim in sorted(inputs(app).registry.claims.values(), key=lambda c: c.id):
+        seen = standing(app, claim)
+        if seen.standing is Standing.FAILING:
+            found.append((claim, seen))
+    return found
 
 
 def _uri(app: Sphinx, fromdoc: str, todoc: str, anchor: str = "") -> str:
@@ -172,16 +220,19 @@ def _link(
     return ref
 
 
-def _status_paragraph(app: Sphinx, fromdoc: str, claim_id: str) -> nodes.paragraph:
-    claim = _claims(app.env)[claim_id]
-    found = status(app, claim)
-    para = nodes.paragraph(classes=["jaxwaits-claim-status", f"jaxwaits-{found.kind}"])
-    para += nodes.strong(found.text.split(":")[0], found.text.split(":")[0])
-    para += nodes.Text(found.text[len(found.text.split(":")[0]) :])
-    held = ledger.summary(app.jaxwaits_ledger, claim["evidence"], claim["needs"])
+def _docname(app: Sphinx, claim: Claim) -> str:
+    return app.env.path2doc(str(claim.file)) or ""
+
+
+def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragraph:
+    seen = standing(app, claim)
+    para = nodes.paragraph(classes=["jaxwaits-claim-status", seen.css])
+    para += nodes.strong(seen.headline, seen.headline)
+    para += nodes.Text(seen.rest)
+    held = verdicts.summary(inputs(app).ledger, claim.evidence, claim.needs)
     para += nodes.Text(" · across releases: ")
     para += _link(app, fromdoc, "matrix", "", held)
-    cells = [c for c in cell_results(app.env) if c.snippet in claim["evidence"]]
+    cells = [c for c in site(app.env).cells() if c.snippet in claim.evidence]
     if cells:
         para += nodes.Text(" · evidence: ")
         for i, cell in enumerate(cells):
@@ -192,7 +243,7 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim_id: str) -> nodes.paragra
 
 
 def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
-    claims = _claims(app.env)
+    claims = inputs(app).registry
     # Pages and the index copy claims' statements in, so they go first; the copies' status lines
     # and references are then resolved with everything else.
     for node in list(doctree.findall(claim_page)):
@@ -200,39 +251,47 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
     for node in list(doctree.findall(claims_index)):
         node.replace_self(_index_table(app, fromdoc))
     for node in list(doctree.findall(ledger_table.verification_matrix)):
-        node.replace_self(ledger_table.build(app, fromdoc, claims))
+        node.replace_self(ledger_table.build(app, fromdoc))
     for node in list(doctree.findall(claim_status)):
-        node.replace_self(_status_paragraph(app, fromdoc, node["claim_id"]))
-    aliases = {old: cid for cid, c in claims.items() for old in c["renamed_from"]}
+        node.replace_self(_status_paragraph(app, fromdoc, claims.claims[node["claim_id"]]))
     for node in list(doctree.findall(claim_reference)):
-        claim_id = aliases.get(node["claim_id"], node["claim_id"])
-        if claim_id not in claims:  # reported by jaxwaits.claims.registry.check with file and line
+        claim = claims.resolve(node["claim_id"])
+        if claim is None:  # reported by jaxwaits.claims.registry.check with file and line
             node.replace_self(nodes.problematic(node["label"], node["label"]))
             continue
-        label = node["label"] if node["explicit"] else claim_id
-        target = claims[claim_id]["docname"]
-        ref = _link(app, fromdoc, target, f"claim-{claim_id}", label, code=not node["explicit"])
+        label = node["label"] if node["explicit"] else claim.id
+        target = _docname(app, claim)
+        ref = _link(app, fromdoc, target, f"claim-{claim.id}", label, code=not node["explicit"])
         ref["classes"].append("jaxwaits-claim-ref")
-        ref["reftitle"] = claims[claim_id]["statement"]
+        ref["reftitle"] = claim.statement
         node.replace_self(ref)
 
 
+def _statement(app: Sphinx, claim: Claim) -> list[nodes.Node]:
+    """A copy of the claim's statement as rendered where it is declared."""
+    declared = site(app.env).declared().get(claim.id)
+    if declared is None:
+        return [nodes.paragraph(text=claim.statement)]
+    return [node.deepcopy() for node in declared[1]]
+
+
 def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
-    claim = _claims(app.env).get(claim_id)
+    claim = inputs(app).registry.claims.get(claim_id)
     if claim is None:
         return [nodes.paragraph(text=f"No claim {claim_id} is declared.")]
     statement = nodes.container(classes=["jaxwaits-claim-statement"])
-    statement += [node.deepcopy() for node in claim["rendered"]]
+    statement += _statement(app, claim)
     stated = nodes.paragraph()
     stated += nodes.Text("Stated in ")
-    title = app.env.titles[claim["docname"]].astext()
-    stated += _link(app, fromdoc, claim["docname"], f"claim-{claim_id}", title)
+    where = _docname(app, claim)
+    title = app.env.titles[where].astext() if where in app.env.titles else where
+    stated += _link(app, fromdoc, where, f"claim-{claim_id}", title)
     stated += nodes.Text(f"; permanent anchor #claim-{claim_id}.")
-    body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim_id), stated]
-    names = {claim_id, *claim["renamed_from"]}
+    body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim), stated]
+    names = {claim_id, *claim.renamed_from}
     citing = nodes.bullet_list()
-    for doc, citations in sorted(getattr(app.env, "jaxwaits_refs", {}).items()):
-        places = [c for c in citations if c.claim_id in names]
+    for doc, facts in sorted(site(app.env).pages.items()):
+        places = [c for c in facts.citations if c.claim_id in names]
         if not places or doc == fromdoc:
             continue
         item = nodes.paragraph()
@@ -248,7 +307,7 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
 
 
 def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
-    claims = _claims(app.env)
+    claims = inputs(app).registry.claims
     table = nodes.table(classes=["jaxwaits-claims-index"])
     group = nodes.tgroup(cols=3)
     table += group
@@ -259,11 +318,10 @@ def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
     group += head
     body = nodes.tbody()
     for claim_id in sorted(claims):
-        found = status(app, claims[claim_id])
+        seen = standing(app, claims[claim_id])
         link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
-        mark = nodes.inline(found.kind, found.kind, classes=[f"jaxwaits-{found.kind}"])
-        statement = [node.deepcopy() for node in claims[claim_id]["rendered"]]
-        body += _row([link, statement, mark])
+        mark = nodes.inline(seen.headline, seen.headline, classes=[seen.css])
+        body += _row([link, _statement(app, claims[claim_id]), mark])
     group += body
     return table
 
@@ -282,13 +340,14 @@ def _row(cells: list[nodes.Node | list[nodes.Node]]) -> nodes.row:
 
 
 def _write_pages(app: Sphinx) -> None:
-    """Write ``claim/<id>.md`` for every claim the registry finds (unchanged files stay put)."""
-    project, registry = app.jaxwaits_project, app.jaxwaits_registry
+    """Write ``claim/<id>.md`` for every claim the registry finds (unchanged files stay put),
+    and warn about every broken link in the chain and every file nothing uses."""
+    found = inputs(app)
     folder = Path(app.srcdir) / PAGES
     folder.mkdir(exist_ok=True)
     wanted = {
-        f"{claim.id}.md": _page_source(claim, project.snippets)
-        for claim in registry.claims.values()
+        f"{claim.id}.md": _page_source(claim, found.project.snippets)
+        for claim in found.registry.claims.values()
     }
     for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
         (folder / stale).unlink()
@@ -296,12 +355,15 @@ def _write_pages(app: Sphinx) -> None:
         path = folder / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             write_atomic(path, text)
-    problems = registry_.check(registry, {s.name for s in load_snippets(project.snippets)})
-    for problem in problems:
+    names = {s.name for s in load_snippets(found.project.snippets)}
+    for problem in registry.check(found.registry, names):
         logger.warning(problem.message, location=problem.where, type="jaxwaits", subtype="claims")
+    releases = {v.platform.jax for v in found.ledger}
+    for orphan in orphans(found.project.snippets, releases):
+        logger.warning(orphan, type="jaxwaits", subtype="claims")
 
 
-def _page_source(claim: registry_.Claim, snippets: Path) -> str:
+def _page_source(claim: Claim, snippets: Path) -> str:
     """The MyST of a claim's page: its body, and each snippet behind it with its recorded output
     (a file that does not exist is said so, the claims check having named it already)."""
     lines = [
@@ -327,95 +389,24 @@ def _page_source(claim: registry_.Claim, snippets: Path) -> str:
     return "\n".join(lines)
 
 
-def failing(app: Sphinx) -> list[tuple[str, dict[str, Any], Status]]:
-    """Every claim that this build (its pages read now or before) does not show as holding."""
-    found = []
-    for claim_id, claim in sorted(_claims(app.env).items()):
-        found_status = status(app, claim)
-        if found_status.kind == "failing":
-            found.append((claim_id, claim, found_status))
-    return found
-
-
-def _consistency(app: Sphinx, env: BuildEnvironment) -> None:
-    """The site's claims and what ran: what the registry and the build disagree on."""
-    seen = set(_claims(env))
-    declared = set(app.jaxwaits_registry.claims)
-    for claim_id in sorted(seen ^ declared):
-        logger.warning(
-            "claim %s is seen by %s but not by %s; declare claims only in docs/*.md "
-            "with a fenced ```{claim} block",
-            claim_id,
-            "Sphinx" if claim_id in seen else "the claims registry",
-            "the registry" if claim_id in seen else "Sphinx",
-            type="jaxwaits",
-            subtype="claims",
-        )
-    ran = {cell.snippet for cell in cell_results(env)}
-    for claim_id, claim in sorted(_claims(env).items()):
-        for name in claim["evidence"]:
-            if name not in ran:
-                logger.warning(
-                    "claim %s: its evidence snippet %s was not executed in this build",
-                    claim_id,
-                    name,
-                    location=(claim["docname"], claim["line"]),
-                    type="jaxwaits",
-                    subtype="claims",
-                )
-
-
-@dataclass(frozen=True)
-class Citation:
-    """A reference to a claim, and the nearest place on its page that can be linked."""
-
-    claim_id: str
-    anchor: str
-    label: str  # e.g. "L645" for a line of an annotated piece; empty for a plain anchor
-
-
-def _collect_citations(app: Sphinx, doctree: nodes.document) -> None:
-    """Where each reference sits: the nearest enclosing anchor (an annotated line's, say)."""
-    found = []
-    for node in doctree.findall(claim_reference):
-        anchor, label = "", ""
-        parent = node.parent
-        while parent is not None:
-            if parent.get("cite_anchor"):
-                anchor, label = parent["cite_anchor"], parent.get("cite_label", "")
-                break
-            if parent.get("ids"):
-                anchor = parent["ids"][0]
-                break
-            parent = parent.parent
-        found.append(Citation(node["claim_id"], anchor, label))
-    refs = getattr(app.env, "jaxwaits_refs", {})
-    refs[app.env.docname] = found
-    app.env.jaxwaits_refs = refs
-
-
-def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    for claim_id in [k for k, v in _claims(env).items() if v["docname"] == docname]:
-        del _claims(env)[claim_id]
-    getattr(env, "jaxwaits_refs", {}).pop(docname, None)
-
-
 def _also_reread(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
     """Pages showing claims depend on every page that runs evidence, and on the ledger: when
     either changed, rewrite them too."""
-    ledger_state = [v.to_json() for v in app.jaxwaits_ledger]
-    ledger_changed = getattr(env, "jaxwaits_ledger_state", None) != ledger_state
-    env.jaxwaits_ledger_state = ledger_state
+    state = site(env)
+    ledger_now = [v.to_json() for v in inputs(app).ledger]
+    ledger_changed = state.ledger_seen != ledger_now
+    state.ledger_seen = ledger_now
     if not (added or changed or removed or ledger_changed):
         return []
     return sorted(set(_pages_with_claims(env)))
 
 
 def _pages_with_claims(env: BuildEnvironment) -> Iterator[str]:
-    yield from (c["docname"] for c in _claims(env).values())
-    yield from getattr(env, "jaxwaits_refs", {})
+    for doc, facts in site(env).pages.items():
+        if facts.claims or facts.citations:
+            yield doc
     yield from (d for d in env.found_docs if d.startswith(f"{PAGES}/") or d in ("claims", "matrix"))
 
 
@@ -423,14 +414,14 @@ def _redirects(app: Sphinx, exception: Exception | None) -> None:
     """``claim/<old>.html`` leads to the renamed claim's page."""
     if exception or app.builder.format != "html":
         return
-    for claim_id, claim in _claims(app.env).items():
-        for old in claim["renamed_from"]:
+    for claim in inputs(app).registry.claims.values():
+        for old in claim.renamed_from:
             target = Path(app.outdir) / PAGES / f"{old}.html"
             write_atomic(
                 target,
-                f'<!DOCTYPE html><meta charset="utf-8"><title>Moved to {claim_id}</title>'
-                f'<meta http-equiv="refresh" content="0; url={claim_id}.html">'
-                f'<p>Claim <code>{old}</code> is now <a href="{claim_id}.html">{claim_id}</a>.</p>',
+                f'<!DOCTYPE html><meta charset="utf-8"><title>Moved to {claim.id}</title>'
+                f'<meta http-equiv="refresh" content="0; url={claim.id}.html">'
+                f'<p>Claim <code>{old}</code> is now <a href="{claim.id}.html">{claim.id}</a>.</p>',
             )
 
 
@@ -442,9 +433,6 @@ def setup(app: Sphinx) -> None:
     for node in (claim_status, claim_reference, claim_page, claims_index):
         app.add_node(node)
     app.connect("builder-inited", _write_pages)
-    app.connect("doctree-read", _collect_citations)
-    app.connect("env-purge-doc", _purge)
     app.connect("env-get-outdated", _also_reread)
-    app.connect("env-check-consistency", _consistency)
     app.connect("doctree-resolved", _resolve)
     app.connect("build-finished", _redirects)

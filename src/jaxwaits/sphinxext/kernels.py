@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-from jaxwaits.claims import reader as myst
+from jaxwaits.claims import reader
 from jaxwaits.files import write_atomic
 
 DEFAULT_KERNEL = "python3"
@@ -42,7 +42,8 @@ def execution_cache_key(kernels: dict[str, dict[str, str]]) -> str:
 
 def kernel_env(app: Sphinx, docname: str) -> tuple[str, dict[str, str]]:
     """The kernel a page runs in, and the environment that kernel adds."""
-    name = myst.kernel_name(Path(app.env.doc2path(docname))) or DEFAULT_KERNEL
+    front = reader.read(Path(app.env.doc2path(docname))).front_matter
+    name = (front.get("kernelspec") or {}).get("name") or DEFAULT_KERNEL
     return name, app.config.jaxwaits_kernels.get(name, {})
 
 

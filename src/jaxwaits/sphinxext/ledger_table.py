@@ -11,16 +11,25 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from jaxwaits.claims.cite import PAGES
+from jaxwaits.evidence.runner import Outcome
+from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases import ledger
+from jaxwaits.releases.verdicts import Verdict, claim_verdict
+from jaxwaits.sphinxext.state import inputs
 
 MARKS = {
-    ledger.HOLDS: "✓",
-    ledger.DIFFERS: "≈",
-    ledger.FAILS: "✗",
-    ledger.NOT_RUN: "·",
-    ledger.NOT_OBSERVABLE: "n/a",
+    Verdict.HOLDS: "✓",
+    Verdict.KNOWN_DIFFERENCE: "≈",
+    Verdict.FAILS: "✗",
+    Verdict.NOT_RUN: "·",
+    Verdict.NOT_OBSERVABLE: "n/a",
 }
-PIECE_MARKS = {ledger.IDENTICAL: "✓", ledger.AS_RECORDED: "≈", ledger.ABSENT: "–"}
+PIECE_MARKS = {
+    PieceOutcome.IDENTICAL: "✓",
+    PieceOutcome.DIFFERS_AS_RECORDED: "≈",
+    PieceOutcome.ABSENT_AS_RECORDED: "–",
+    PieceOutcome.UNRECORDED_CHANGE: "✗",
+}
 
 
 class verification_matrix(nodes.General, nodes.Element):
@@ -67,8 +76,9 @@ def _mark(symbol: str, title: str, target: str | None) -> list[nodes.Node]:
     return [ref]
 
 
-def build(app: Sphinx, fromdoc: str, claims: dict[str, dict]) -> list[nodes.Node]:
-    verifications = app.jaxwaits_ledger
+def build(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
+    found = inputs(app)
+    verifications, claims = found.ledger, found.registry.claims
     if not verifications:
         return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
     header = [v.platform.jax for v in verifications]
@@ -76,30 +86,29 @@ def build(app: Sphinx, fromdoc: str, claims: dict[str, dict]) -> list[nodes.Node
     pythons += [[nodes.Text(v.platform.python)] for v in verifications]
     claim_rows = [pythons]
     for claim_id in sorted(claims):
-        evidence = claims[claim_id]["evidence"]
+        evidence = claims[claim_id].evidence
         uri = app.builder.get_relative_uri(fromdoc, f"{PAGES}/{claim_id}")
         link = nodes.reference("", "", nodes.literal(claim_id, claim_id), refuri=uri)
         row: list[list[nodes.Node]] = [[link]]
         for v in verifications:
-            outcome = ledger.claim_outcome(v, evidence, claims[claim_id]["needs"])
+            verdict = claim_verdict(v, evidence, claims[claim_id].needs)
             notable = [
-                n for n in evidence if n in v.snippets and v.snippets[n].status != ledger.MATCHED
+                n for n in evidence if n in v.snippets and v.snippets[n].outcome != Outcome.MATCHED
             ]
             target = anchor(v, notable[0]) if notable else None
-            row.append(_mark(MARKS[outcome], f"{outcome} on {v.platform.jax}", target))
+            row.append(_mark(MARKS[verdict], f"{verdict.value} on {v.platform.jax}", target))
         claim_rows.append(row)
     pieces = sorted({name for v in verifications for name in v.pieces})
     piece_rows = []
     for piece in pieces:
         row = [[nodes.literal(piece, piece)]]
         for v in verifications:
-            outcome = v.pieces.get(piece)
-            if outcome is None:
+            entry = v.pieces.get(piece)
+            if entry is None:
                 row.append(_mark("·", "not checked", None))
                 continue
-            symbol = PIECE_MARKS.get(outcome.status, "✗")
-            target = None if outcome.status == ledger.IDENTICAL else anchor(v, piece)
-            row.append(_mark(symbol, outcome.status, target))
+            target = None if entry.outcome is PieceOutcome.IDENTICAL else anchor(v, piece)
+            row.append(_mark(PIECE_MARKS[entry.outcome], entry.outcome.value, target))
         piece_rows.append(row)
     out: list[nodes.Node] = [
         nodes.paragraph(
@@ -124,22 +133,20 @@ def build(app: Sphinx, fromdoc: str, claims: dict[str, dict]) -> list[nodes.Node
 def _details(verifications: list[ledger.Verification]) -> list[nodes.Node]:
     out: list[nodes.Node] = []
     for v in verifications:
-        notable = {
-            name: outcome
-            for name, outcome in {**v.snippets, **v.pieces}.items()
-            if outcome.status not in (ledger.MATCHED, ledger.IDENTICAL)
+        notable: dict[str, ledger.SnippetEntry | ledger.PieceEntry] = {
+            **{k: e for k, e in v.snippets.items() if e.outcome is not Outcome.MATCHED},
+            **{k: e for k, e in v.pieces.items() if e.outcome is not PieceOutcome.IDENTICAL},
         }
         if not notable:
             continue
-        section = nodes.rubric(text=v.platform.describe())
-        out.append(section)
-        for name, outcome in sorted(notable.items()):
+        out.append(nodes.rubric(text=v.platform.describe()))
+        for name, entry in sorted(notable.items()):
             para = nodes.paragraph(ids=[anchor(v, name)])
             para += nodes.literal(name, name)
-            para += nodes.Text(f": {outcome.status}")
+            para += nodes.Text(f": {entry.outcome.value}")
             out.append(para)
-            if outcome.detail:
-                out.append(nodes.literal_block(outcome.detail, outcome.detail, language="diff"))
+            if entry.detail:
+                out.append(nodes.literal_block(entry.detail, entry.detail, language="diff"))
     return out
 
 

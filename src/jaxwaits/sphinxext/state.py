@@ -1,0 +1,105 @@
+"""What the build knows, in one typed place.
+
+- :class:`Inputs`: what is read once per build, at ``builder-inited`` (the checkout, the claims
+  registry, the ledger, the platform the snippets run on).
+- :class:`PageFacts`: what each page contributed while it was read (the claims it declares, the
+  snippet cells it ran and how they were judged, the claims it cites), kept per page by
+  :class:`jaxwaits.sphinxext.collector.Collector`.
+
+Everything lives on the environment under one name (:data:`ATTRIBUTE`), read through
+:func:`site`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from jaxwaits.claims.registry import Registry
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.runner import Outcome
+from jaxwaits.project import Project
+from jaxwaits.releases.ledger import Verification
+
+ATTRIBUTE = "jaxwaits_site"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Read once per build, before any page."""
+
+    project: Project
+    registry: Registry
+    ledger: list[Verification]
+    platform: Platform
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """One executed snippet cell, and how it was judged."""
+
+    docname: str
+    anchor: str
+    snippet: str
+    outcome: Outcome
+    message: str  # the tests' message for it: one line when it passed
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A reference to a claim, and the nearest place on its page that can be linked."""
+
+    claim_id: str
+    anchor: str
+    label: str  # e.g. "L645" for a line of an annotated piece; empty for a plain anchor
+
+
+@dataclass
+class PageFacts:
+    """What one page contributed: its claims' rendered statements (by ID, with the line of the
+    declaration), its snippet cells, and its citations."""
+
+    claims: dict[str, list[nodes.Node]] = field(default_factory=dict)
+    cells: list[CellResult] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+
+
+@dataclass
+class Site:
+    """The build's state: its inputs and every page's facts."""
+
+    inputs: Inputs | None = None
+    pages: dict[str, PageFacts] = field(default_factory=dict)
+    ledger_seen: list[str] = field(default_factory=list)  # the ledger the pages were written for
+
+    def page(self, docname: str) -> PageFacts:
+        return self.pages.setdefault(docname, PageFacts())
+
+    def cells(self) -> Iterator[CellResult]:
+        for facts in self.pages.values():
+            yield from facts.cells
+
+    def declared(self) -> dict[str, tuple[str, list[nodes.Node]]]:
+        """Claim ID -> the page that declares it and its rendered statement."""
+        return {cid: (doc, f.claims[cid]) for doc, f in self.pages.items() for cid in f.claims}
+
+    def read(self) -> Inputs:
+        assert self.inputs is not None, "the jaxwaits inputs are read at builder-inited"
+        return self.inputs
+
+
+def site(env: BuildEnvironment) -> Site:
+    """The build's state, made on first use."""
+    found = getattr(env, ATTRIBUTE, None)
+    if found is None:
+        found = Site()
+        setattr(env, ATTRIBUTE, found)
+    return found
+
+
+def inputs(app: Sphinx) -> Inputs:
+    return site(app.env).read()

@@ -1,0 +1,143 @@
+"""The command line on a scratch checkout: each handler does its job and exits as documented
+(0 all is well, 1 a check failed, 2 bad input)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from jaxwaits import cli
+from jaxwaits.evidence import report
+from jaxwaits.evidence.platform import probe
+from jaxwaits.evidence.runner import Outcome, run_snippets
+from jaxwaits.evidence.snippets import load_snippets, orphans, read_snippet
+from jaxwaits.releases import ledger
+
+PAGE = """# Scratch
+
+```{claim} says-one
+:evidence: one
+It says one.
+```
+
+```{code-cell}
+:load: ../snippets/one.py
+```
+"""
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A checkout pinned to a JAX other than the installed one, with one quick snippet."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text("")
+    (tmp_path / "docs" / "index.md").write_text(PAGE)
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "one.py").write_text("print(1)\n")
+    (tmp_path / "snippets" / "one.out").write_text("one\n")
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    pinned = pyproject.split('jax = ["jax==')[1].split('"')[0]
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace(f"=={pinned}", "==0.0.1"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_claims_lists_them_and_fails_on_a_broken_link(checkout: Path, capsys) -> None:
+    assert cli.main(["claims"]) == 0
+    assert "says-one: It says one." in capsys.readouterr().out
+    (checkout / "snippets" / "two.py").write_text("print(2)\n")
+    assert cli.main(["claims"]) == 1
+    assert "snippet 'two' backs no claim" in capsys.readouterr().err
+
+
+def test_cite_prints_a_link_and_names_an_unknown_claim(checkout: Path, capsys) -> None:
+    assert cli.main(["cite", "says-one"]) == 0
+    assert (
+        "[`says-one`: It says one. (not yet verified on any release)](" in capsys.readouterr().out
+    )
+    assert cli.main(["cite", "says-two"]) == 2
+    assert "no claim 'says-two'" in capsys.readouterr().err
+
+
+def test_run_reports_each_snippet_and_fails_on_a_difference(checkout: Path, capsys) -> None:
+    assert cli.main(["run"]) == 1
+    out = capsys.readouterr().out
+    assert "snippet one (snippets/one.py; backs says-one): differs" in out
+    assert "1 snippets: 1 differs in" in out
+
+
+def test_record_known_writes_the_difference_of_this_release(checkout: Path, capsys) -> None:
+    installed = probe(sys.executable).jax
+    assert cli.main(["record", "one"]) == 2  # this is not the pinned release
+    assert "add --known" in capsys.readouterr().err
+    assert cli.main(["record", "--known", "one"]) == 0
+    known = checkout / "snippets" / "known" / installed / "one.out"
+    assert known.read_text() == "1\n"
+    assert (checkout / "snippets" / "one.out").read_text() == "one\n"  # the recorded one stays
+
+
+def test_verify_records_a_known_difference_as_such(checkout: Path, capsys) -> None:
+    installed = probe(sys.executable).jax
+    assert cli.main(["verify", "--python", sys.executable]) == 1  # it differs, unrecorded
+    assert cli.main(["verify", "--python", sys.executable, "--record-known", "one"]) == 0
+    assert (checkout / "snippets" / "known" / installed / "one.out").read_text() == "1\n"
+    (verification,) = ledger.load(checkout / "docs" / "verified")
+    entry = verification.snippets["one"]
+    assert entry.outcome is Outcome.MATCHED_KNOWN
+    assert "-one\n+1\n" in entry.detail  # the diff from the recorded output
+    assert cli.main(["summary"]) == 0
+    summary = capsys.readouterr().out
+    assert f"- jax {installed}: ok: 1 known difference" in summary
+    assert "- differs as recorded (1): [`says-one`]" in summary
+
+
+def test_bad_arguments_are_usage_errors(checkout: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["run", "--python", "/no/such/python"])
+    assert exited.value.code == 2
+    assert "no interpreter '/no/such/python'" in capsys.readouterr().err
+    assert cli.main(["run", "nothing_by_that_name"]) == 2
+    assert "no snippet named nothing_by_that_name" in capsys.readouterr().err
+
+
+def test_a_varying_output_is_flaky(tmp_path: Path) -> None:
+    counting = (
+        "import pathlib\n"
+        "count = pathlib.Path('count')\n"
+        "n = int(count.read_text()) if count.exists() else 0\n"
+        "count.write_text(str(n + 1))\n"
+        "print(n)\n"
+    )
+    (tmp_path / "counts.py").write_text(counting)
+    (tmp_path / "counts.out").write_text("0\n")
+    (result,) = run_snippets([read_snippet(tmp_path / "counts.py")], repeat=3, jobs=1)
+    assert result.outcome is Outcome.FLAKY
+    assert [run.stdout for run in result.runs] == ["0\n", "1\n", "2\n"]
+    assert "its output varied over 3 runs (3 versions)" in report.describe(result, None)
+
+
+def test_files_nothing_uses_are_named(tmp_path: Path) -> None:
+    (tmp_path / "one.py").write_text("print(1)\n")
+    (tmp_path / "one.out").write_text("1\n")
+    (tmp_path / "gone.out").write_text("1\n")
+    (tmp_path / "notes.txt").write_text("a note\n")
+    (tmp_path / "known" / "9.9.9").mkdir(parents=True)
+    (tmp_path / "known" / "9.9.9" / "one.out").write_text("2\n")
+    (tmp_path / "known" / "0.1.0").mkdir(parents=True)
+    (tmp_path / "known" / "0.1.0" / "gone.out").write_text("2\n")
+    found = orphans(tmp_path, {"0.1.0"})
+    assert [line.split(": ", 1)[0].removeprefix(str(tmp_path) + "/") for line in found] == [
+        "gone.out",
+        "known/0.1.0/gone.out",
+        "known/9.9.9",
+        "notes.txt",
+    ]
+    assert load_snippets(tmp_path)[0].name == "one"
+
+
+def test_the_project_has_no_orphans(project) -> None:
+    releases = {v.platform.jax for v in ledger.load(project.verified)}
+    assert orphans(project.snippets, releases) == []

@@ -1,0 +1,44 @@
+"""A matrix run verifies each release on its own: one that cannot be verified is reported as
+that release's failure, and the others finish."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from packaging.version import Version
+
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.project import Project
+from jaxwaits.releases import matrix, verify
+from jaxwaits.releases.ledger import Verification
+
+
+def test_a_release_whose_environment_cannot_be_made_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def ensure(version: Version, root: Path) -> str:
+        if version == Version("0.4.30"):
+            raise JaxwaitsError("uv pip install jax==0.4.30 failed: no wheel for this platform")
+        return f"python-for-{version}"
+
+    def verified(project: Project, python: str, backs: object, jobs: int | None) -> Verification:
+        jax = python.removeprefix("python-for-")
+        return Verification(Platform(jax=jax, jaxlib=jax, python="3.13", backend="cpu"))
+
+    monkeypatch.setattr(verify.environments, "ensure", ensure)
+    monkeypatch.setattr(verify, "verify", verified)
+    said: list[str] = []
+    versions = [Version("0.4.30"), Version("0.5.3"), Version("0.6.2")]
+    found = matrix.run_matrix(Project(tmp_path), versions, {}, say=said.append)
+    assert sorted(str(v) for v in found.verified) == ["0.5.3", "0.6.2"]
+    assert list(found.not_verified) == [Version("0.4.30")]
+    assert "no wheel for this platform" in found.not_verified[Version("0.4.30")]
+    assert not found.passed
+    assert any("jax 0.4.30: NOT verified: uv pip install" in line for line in said)
+    assert said[-1].startswith("2 of 3 releases verified in")
+    assert sorted(p.name for p in (tmp_path / "docs" / "verified").iterdir()) == [
+        "jax-0.5.3-cpu.json",
+        "jax-0.6.2-cpu.json",
+    ]
