@@ -188,7 +188,7 @@ def children_die_with_us() -> Iterator[None]:
     would have; an exception (Ctrl-C's KeyboardInterrupt included) kills them too."""
     previous: dict[int, object] = {}
 
-    def stop(signum: int, frame: FrameType | None) -> None:
+    def stop(signum: int, _frame: FrameType | None) -> None:
         CHILDREN.kill_all()
         for number, handler in previous.items():
             signal.signal(number, handler)  # type: ignore[arg-type]
