@@ -97,7 +97,8 @@ def verify(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def matrix(session: nox.Session) -> None:
-    """Verify every release in [tool.jaxwaits] matrix, and the newest, into docs/verified/."""
+    """Verify every release since the manifest's first (but [tool.jaxwaits] skip) into
+    docs/verified/; `nox -s matrix -- --stale` only those with no or stale ledger entries."""
     install(session, "-e", ".", "uv")
     session.run("python", "-m", "jaxwaits", "matrix", *session.posargs)
 

@@ -61,7 +61,8 @@ def block_until_ready(x):
     # Optimized for multiple arrays.
     #| One call into jaxlib for all the arrays, in place of a Python loop over their methods.
     #| It is not wrapped in `try`: whatever it raises propagates. This path entered in jax
-    #| 0.4.26 (guarded by a jaxlib version check until 0.4.28). {claim}`wrapper-batches`
+    #| {changed-in}`0.4.26 <api.block_until_ready>`, guarded by a jaxlib version check that
+    #| {changed-in}`0.4.28 <api.block_until_ready>` removed. {claim}`wrapper-batches`
     xc.batched_block_until_ready(arrays)
 
   #| The argument itself comes back, the same object, not a copy or a rebuilt tree.

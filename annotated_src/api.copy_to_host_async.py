@@ -1,4 +1,4 @@
-#| `jax.copy_to_host_async(x)`, added in jax 0.5.3: the pytree counterpart of the method, built
+#| `jax.copy_to_host_async(x)`, added in jax {changed-in}`0.5.3 <api.copy_to_host_async>`: the pytree counterpart of the method, built
 #| like {doc}`jax.block_until_ready <api.block_until_ready>` but starting transfers instead of
 #| waiting.
 #| {claim}`copy-to-host-async-starts-only`
@@ -59,7 +59,8 @@ def copy_to_host_async(x):
     try_to_copy(arrays[0])
   #| Several arrays: batched, when jaxlib can.
   else:
-    #| The same version gate as the method (the batched path entered in jax 0.12.0).
+    #| The same version gate as the method (the batched path entered in jax
+    #| {changed-in}`0.12.0 <api.copy_to_host_async>`).
     if jaxlib_extension_version >= 495 and ifrt_version >= 71:
       #| One runtime call starts every copy.
       _jax.batched_copy_to_host_async(arrays)

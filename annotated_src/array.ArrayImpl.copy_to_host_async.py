@@ -17,7 +17,8 @@
         #| The batched runtime call, given a list of one array. It returns without waiting for
         #| the copy. {claim}`copy-to-host-async-starts-only`
         _jax.batched_copy_to_host_async([self])
-      #| Older jaxlib: the per-shard path this method had up to jax 0.11.2.
+      #| Older jaxlib: the per-shard path this method had before jax
+      #| {changed-in}`0.12.0 <array.ArrayImpl.copy_to_host_async>`.
       else:
         #| A fully replicated array with a shard on this process needs only one copy.
         if self.is_fully_replicated and self.sharding.has_addressable_devices:

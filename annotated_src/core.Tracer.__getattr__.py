@@ -1,7 +1,7 @@
   #| Vendored whole: the branch that matters here is five lines, but what it means depends on
   #| when Python calls `__getattr__` at all, and on what the rest of the method does with
   #| other names. Python calls it only after normal lookup fails: `Tracer` has no attribute
-  #| `block_until_ready` since jax 0.9.2 (the {doc}`property <core.Tracer.block_until_ready>`
+  #| `block_until_ready` since jax {changed-in}`0.9.2 <core.Tracer.block_until_ready>` (the {doc}`property <core.Tracer.block_until_ready>`
   #| was removed then), so every lookup of that name on a tracer now lands here.
   def __getattr__(self, name):
     # if the aval property raises an AttributeError, gets caught here
@@ -36,7 +36,7 @@
       attr = getattr(self.aval, name)
     #| A name the abstract value lacks becomes this method's own error.
     except AttributeError as err:
-      #| The generic message. Up to jax 0.9.1 this was also what a user saw for
+      #| The generic message. Before jax {changed-in}`0.9.2 <tracer_attribute_kind>` this was also what a user saw for
       #| `block_until_ready`: the property's own `AttributeError` sent Python here, and
       #| `ShapedArray` has no such attribute either.
       raise AttributeError(

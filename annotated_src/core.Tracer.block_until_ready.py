@@ -1,6 +1,6 @@
   #| A **property**, not a method: merely reading `tracer.block_until_ready` runs the body, so
   #| the error comes before any call. Its twin, `copy_to_host_async`, followed just after it
-  #| in the class. Both were removed in jax 0.9.2; {doc}`Tracer.__getattr__ <core.Tracer.__getattr__>`
+  #| in the class. Both were removed in jax {changed-in}`0.9.2 <core.Tracer.block_until_ready>`; {doc}`Tracer.__getattr__ <core.Tracer.__getattr__>`
   #| took over.
   @property
   #| Defined on `Tracer`, the base of every tracer class, so it covers all transformations

@@ -41,7 +41,8 @@
         #| The `JaxRuntimeError` itself, not wrapped in a group.
         raise exceptions[0]
       #| Several are raised together, as an `ExceptionGroup`. This collecting entered in jax
-      #| 0.12.0; up to 0.11.2 the first failing token raised at once, the tokens after it were
+      #| {changed-in}`0.12.0 <dispatch.RuntimeTokenSet.block_until_ready>`; before, the first
+      #| failing token raised at once, the tokens after it were
       #| not waited on, and the set was not cleared.
       raise ExceptionGroup(
           'One or more previous effectful computations failed.',

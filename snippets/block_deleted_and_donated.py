@@ -17,4 +17,6 @@ for name, x in [("deleted", deleted), ("donated", donated)]:
     except Exception as e:
         print(name, "block raises:", type(e).__name__)
         print(name, "error is a RuntimeError:", isinstance(e, RuntimeError))
+        named = getattr(jax.errors, "JaxRuntimeError", ())  # () where the name does not exist
+        print(name, "error is a jax.errors.JaxRuntimeError:", isinstance(e, named))
         print(name, "error names deletion and donation:", "deleted or donated" in str(e))

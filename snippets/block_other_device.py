@@ -13,6 +13,7 @@ matmul(small).block_until_ready()
 
 b = matmul(large)  # dispatched first, on device 0
 s = matmul(small)  # dispatched second, on device 1
+print("large (device 0) ready right after dispatch:", b.is_ready())
 s.block_until_ready()
 print("large (device 0) ready after blocking small (device 1):", b.is_ready())
 print("large ready after blocking large:", b.block_until_ready().is_ready())

@@ -11,8 +11,9 @@ from jax._src import api, array
 
 batched_calls = []
 method_calls = []
-batched = api.xc.batched_block_until_ready  # what the wrapper calls for several arrays
-method = array.ArrayImpl.block_until_ready  # an array's own method
+# What the wrapper calls for several arrays (jaxlib has it from 0.4.26), and an array's own method.
+batched = getattr(api.xc, "batched_block_until_ready", None)
+method = array.ArrayImpl.block_until_ready
 
 
 def counting_batched(arrays):
@@ -25,7 +26,10 @@ def counting_method(self):
     return method(self)
 
 
-api.xc.batched_block_until_ready = counting_batched
+if batched is None:
+    print("jaxlib has no batched_block_until_ready: there is no batched call to make")
+else:
+    api.xc.batched_block_until_ready = counting_batched
 array.ArrayImpl.block_until_ready = counting_method
 arrays = [jnp.full(4, float(i)) for i in range(100)]
 for label, tree in [
@@ -41,5 +45,6 @@ for label, tree in [
         f"{label}: batched calls {len(batched_calls)}, arrays per call {batched_calls},"
         f" array methods called {len(method_calls)}"
     )
-api.xc.batched_block_until_ready = batched
+if batched is not None:
+    api.xc.batched_block_until_ready = batched
 array.ArrayImpl.block_until_ready = method

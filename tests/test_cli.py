@@ -10,6 +10,7 @@ import pytest
 from conftest import ROOT
 
 from jaxwaits import cli
+from jaxwaits.evidence import known as known_differences
 from jaxwaits.evidence import report
 from jaxwaits.evidence.platform import probe
 from jaxwaits.evidence.runner import Outcome, run_snippets
@@ -55,9 +56,7 @@ def test_claims_lists_them_and_fails_on_a_broken_link(checkout: Path, capsys) ->
 
 def test_cite_prints_a_link_and_names_an_unknown_claim(checkout: Path, capsys) -> None:
     assert cli.main(["cite", "says-one"]) == 0
-    assert (
-        "[`says-one`: It says one. (not yet verified on any release)](" in capsys.readouterr().out
-    )
+    assert "[`says-one`: It says one. (not verified on any release)](" in capsys.readouterr().out
     assert cli.main(["cite", "says-two"]) == 2
     assert "no claim 'says-two'" in capsys.readouterr().err
 
@@ -69,21 +68,39 @@ def test_run_reports_each_snippet_and_fails_on_a_difference(checkout: Path, caps
     assert "1 snippets: 1 differs in" in out
 
 
+CLASSIFIED = """
+[[output]]
+releases = ["{release}"]
+text = "1\\n"
+
+[output.verdicts.says-one]
+verdict = "holds, output differs"
+why = "it says it in digits"
+"""
+
+
 def test_record_known_writes_the_difference_of_this_release(checkout: Path, capsys) -> None:
     installed = probe(sys.executable).jax
     assert cli.main(["record", "one"]) == 2  # this is not the pinned release
     assert "add --known" in capsys.readouterr().err
-    assert cli.main(["record", "--known", "one"]) == 0
-    known = checkout / "snippets" / "known" / installed / "one.out"
-    assert known.read_text() == "1\n"
+    assert cli.main(["record", "--known", "one"]) == 1  # recorded, but nobody classified it
+    assert "classify this output for says-one" in capsys.readouterr().out
+    known = known_differences.load(checkout / "snippets", "one")
+    (output,) = known.outputs
+    assert (output.text, output.releases) == ("1\n", (installed,))
+    assert output.verdicts["says-one"].verdict == known_differences.UNCLASSIFIED
     assert (checkout / "snippets" / "one.out").read_text() == "one\n"  # the recorded one stays
 
 
 def test_verify_records_a_known_difference_as_such(checkout: Path, capsys) -> None:
     installed = probe(sys.executable).jax
     assert cli.main(["verify", "--python", sys.executable]) == 1  # it differs, unrecorded
-    assert cli.main(["verify", "--python", sys.executable, "--record-known", "one"]) == 0
-    assert (checkout / "snippets" / "known" / installed / "one.out").read_text() == "1\n"
+    assert cli.main(["verify", "--python", sys.executable, "--record-known", "one"]) == 1
+    said = capsys.readouterr()
+    assert "classify this output for says-one" in said.out + said.err  # recorded, unclassified
+    path = known_differences.path_for(checkout / "snippets", "one")
+    path.write_text(CLASSIFIED.replace("{release}", installed))
+    assert cli.main(["verify", "--python", sys.executable]) == 0
     (verification,) = ledger.load(checkout / "docs" / "verified")
     entry = verification.snippets["one"]
     assert entry.outcome is Outcome.MATCHED_KNOWN
@@ -91,7 +108,7 @@ def test_verify_records_a_known_difference_as_such(checkout: Path, capsys) -> No
     assert cli.main(["summary"]) == 0
     summary = capsys.readouterr().out
     assert f"- jax {installed}: ok: 1 known difference" in summary
-    assert "- differs as recorded (1): [`says-one`]" in summary
+    assert "- holds, output differs (1): [`says-one`]" in summary
 
 
 def test_bad_arguments_are_usage_errors(checkout: Path, capsys) -> None:
@@ -124,17 +141,19 @@ def test_files_nothing_uses_are_named(tmp_path: Path) -> None:
     (tmp_path / "one.out").write_text("1\n")
     (tmp_path / "gone.out").write_text("1\n")
     (tmp_path / "notes.txt").write_text("a note\n")
-    (tmp_path / "known" / "9.9.9").mkdir(parents=True)
-    (tmp_path / "known" / "9.9.9" / "one.out").write_text("2\n")
-    (tmp_path / "known" / "0.1.0").mkdir(parents=True)
-    (tmp_path / "known" / "0.1.0" / "gone.out").write_text("2\n")
+    (tmp_path / "known").mkdir()
+    (tmp_path / "known" / "one.toml").write_text(CLASSIFIED.replace("{release}", "9.9.9"))
+    (tmp_path / "known" / "gone.toml").write_text(CLASSIFIED.replace("{release}", "0.1.0"))
+    (tmp_path / "known" / "0.1.0").mkdir()  # the old layout's folder of a release
     found = orphans(tmp_path, {"0.1.0"})
     assert [line.split(": ", 1)[0].removeprefix(str(tmp_path) + "/") for line in found] == [
         "gone.out",
-        "known/0.1.0/gone.out",
-        "known/9.9.9",
+        "known/0.1.0",
+        "known/gone.toml",
+        "known/one.toml",
         "notes.txt",
     ]
+    assert "lists jax 9.9.9, which the ledger does not hold" in found[3]
     assert load_snippets(tmp_path)[0].name == "one"
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from jaxwaits.evidence.snippets import read_snippet
+
 CONF = """
 extensions = ["myst_nb", "jaxwaits.sphinxext"]
 exclude_patterns = ["_build"]
@@ -51,7 +53,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def build(root: Path) -> subprocess.CompletedProcess[str]:
+def build(root: Path, *, fresh: bool = True) -> subprocess.CompletedProcess[str]:
+    """Sphinx as the README runs it; ``fresh=False`` keeps the pages read by the last build."""
     return subprocess.run(
         [
             sys.executable,
@@ -59,7 +62,7 @@ def build(root: Path) -> subprocess.CompletedProcess[str]:
             "sphinx",
             "-W",
             "--keep-going",
-            "-E",
+            *(["-E"] if fresh else []),
             "-q",
             "-b",
             "html",
@@ -147,13 +150,26 @@ It would say bye on a GPU.
 """
 
 
-def _ledger_file(jax: str, bye: str, detail: str = "") -> str:
+def _ledger_file(site: Path, jax: str, bye: str, detail: str = "") -> str:
+    """A ledger file as verify writes it, judging the snippets as they are now."""
     platform = {"jax": jax, "jaxlib": jax, "python": "3.13", "backend": "cpu"}
     snippets = {
-        "bye": {"status": bye, "detail": detail},
-        "hello": {"status": "matched", "detail": ""},
+        name: {"status": status, "detail": text, "printed": f"{name} {status}"}
+        | {"fingerprint": read_snippet(site / "snippets" / f"{name}.py").fingerprint(jax)}
+        for name, status, text in (("bye", bye, detail), ("hello", "matched", ""))
     }
     return json.dumps({"platform": platform, "snippets": snippets, "pieces": {}}, indent=2)
+
+
+KNOWN = """
+[[output]]
+releases = ["0.4.30"]
+text = "ciao\\n"
+
+[output.verdicts.says-bye]
+verdict = "holds, output differs"
+why = "it said bye in Italian"
+"""
 
 
 @pytest.fixture(scope="module")
@@ -161,14 +177,16 @@ def standings(site: Path) -> Path:
     (site / "snippets" / "hello.out").write_text("hello\n")
     (site / "snippets" / "bye.py").write_text('print("bye")\n')
     (site / "snippets" / "bye.out").write_text("bye\n")
+    (site / "snippets" / "known").mkdir()
+    (site / "snippets" / "known" / "bye.toml").write_text(KNOWN)
     (site / "docs" / "standings.md").write_text(STANDINGS)
     (site / "docs" / "index.md").write_text(PAGE + "\n```{toctree}\nstandings\n```\n")
     verified = site / "docs" / "verified"
     verified.mkdir()
     (verified / "jax-0.4.30-cpu.json").write_text(
-        _ledger_file("0.4.30", "known difference", "-a\n+b\n")
+        _ledger_file(site, "0.4.30", "known difference", "-bye\n+ciao\n")
     )
-    (verified / "jax-0.5.3-cpu.json").write_text(_ledger_file("0.5.3", "matched"))
+    (verified / "jax-0.5.3-cpu.json").write_text(_ledger_file(site, "0.5.3", "matched"))
     return site
 
 
@@ -187,13 +205,31 @@ def test_a_verified_and_a_needs_gpu_claim_are_told_apart(standings: Path) -> Non
     )
 
 
-def test_the_matrix_marks_each_release_and_links_the_difference(standings: Path) -> None:
+def test_the_matrix_marks_each_release_and_links_its_section(standings: Path) -> None:
     assert build(standings).returncode == 0
     page = (standings / "docs/_build/html/standings.html").read_text()
     assert ">0.4.30<" in page and ">0.5.3<" in page
-    assert 'href="#v-0-4-30-cpu-bye"' in page and "differs as recorded on 0.4.30" in page
-    assert 'id="v-0-4-30-cpu-bye"' in page and "known difference" in page
-    assert "n/a" in page  # the gpu claim, on a cpu release
+    assert 'href="#release-0-4-30"' in page and 'id="release-0-4-30"' in page
+    assert "holds, output differs on 0.4.30: it said bye in Italian" in page  # a mark's title
+    assert "jaxwaits-v-not-observable" in page  # the gpu claim, on a cpu release
+    claim = (standings / "docs/_build/html/claim/says-bye.html").read_text()
+    assert "holds on 0.5.3; holds, output differs on 0.4.30" in claim
+    assert "it said bye in Italian" in claim
+
+
+def test_an_edited_snippet_turns_its_ledger_entries_stale(standings: Path) -> None:
+    bye = standings / "snippets" / "bye.py"
+    bye.write_text('print("bye")  # said once more\n')
+    try:
+        assert build(standings).returncode == 0
+        claim = (standings / "docs/_build/html/claim/says-bye.html").read_text()
+        matrix = (standings / "docs/_build/html/standings.html").read_text()
+    finally:
+        bye.write_text('print("bye")\n')
+    assert "stale on 0.4.30 – 0.5.3" in claim
+    assert "bye changed since jax 0.5.3 was verified" in claim
+    assert 'title="stale on 0.5.3: bye changed since jax 0.5.3 was verified"' in matrix
+    assert 'title="stale on 0.4.30: bye changed since jax 0.4.30 was verified"' in matrix
 
 
 def test_a_failing_claim_gets_a_failing_badge_everywhere(standings: Path) -> None:
@@ -208,3 +244,104 @@ def test_a_failing_claim_gets_a_failing_badge_everywhere(standings: Path) -> Non
     assert 'class="jaxwaits-claim-status jaxwaits-failing"' in page
     index = (standings / "docs/_build/html/claim/says-bye.html").read_text()
     assert "jaxwaits-failing" in index
+
+
+BOUNDARIES = """# Boundaries
+
+Its verdict changed in {changed-in}`0.5.3 <says-bye>`, and so did what it printed, in
+{changed-in}`0.5.3 <bye>`.
+"""
+
+
+def test_a_boundary_named_in_prose_must_be_in_the_ledger(standings: Path) -> None:
+    page = standings / "docs" / "boundaries.md"
+    page.write_text(BOUNDARIES)
+    index = standings / "docs" / "index.md"
+    before = index.read_text()
+    index.write_text(before.replace("standings\n", "standings\nboundaries\n"))
+    try:
+        done = build(standings)
+        html = (standings / "docs/_build/html/boundaries.html").read_text()
+        page.write_text(BOUNDARIES.replace("0.5.3 <bye>", "0.5.3 <hello>"))
+        wrong = build(standings)
+    finally:
+        page.unlink()
+        index.write_text(before)
+    assert done.returncode == 0, done.stderr
+    assert 'href="changes.html#changed-in-0-5-3"' in html
+    assert wrong.returncode == 1
+    assert "boundaries.md:3" in wrong.stderr
+    assert "{changed-in}`0.5.3 <hello>`: hello printed the same on jax 0.4.30 and 0.5.3" in (
+        wrong.stderr
+    )
+
+
+def test_a_wrong_boundary_fails_every_build_not_only_the_one_that_read_it(
+    standings: Path,
+) -> None:
+    page = standings / "docs" / "boundaries.md"
+    page.write_text(BOUNDARIES.replace("0.5.3 <bye>", "0.5.3 <hello>"))
+    index = standings / "docs" / "index.md"
+    before = index.read_text()
+    index.write_text(before.replace("standings\n", "standings\nboundaries\n"))
+    try:
+        first = build(standings)
+        again = build(standings, fresh=False)  # nothing changed: no page is read again
+    finally:
+        page.unlink()
+        index.write_text(before)
+    for done in (first, again):
+        assert done.returncode == 1
+        assert "{changed-in}`0.5.3 <hello>`: hello printed the same" in done.stderr
+
+
+def test_a_boundary_in_plain_words_must_cite_the_ledger(standings: Path) -> None:
+    page = standings / "docs" / "boundaries.md"
+    page.write_text("# Boundaries\n\nIt said ciao up to jax 0.4.30 and bye from `0.5.3`.\n")
+    index = standings / "docs" / "index.md"
+    before = index.read_text()
+    index.write_text(before.replace("standings\n", "standings\nboundaries\n"))
+    try:
+        done = build(standings)
+    finally:
+        page.unlink()
+        index.write_text(before)
+    assert done.returncode == 1
+    assert "boundaries.md:3" in done.stderr
+    assert "'up to jax 0.4.30' names a release boundary in plain words" in done.stderr
+    assert "0.5.3' names" not in done.stderr  # code is not prose
+
+
+def test_a_boundary_in_a_claims_own_sentence_must_be_in_its_evidence(standings: Path) -> None:
+    page = standings / "docs" / "standings.md"
+    before = page.read_text()
+    said = "It says bye.\nIt said ciao up to jax 0.4.30."
+    page.write_text(before.replace("It says bye.", said, 1))
+    try:
+        holds = build(standings)
+        page.write_text(before.replace("It says bye.", "It says bye since jax 0.5.0.", 1))
+        wrong = build(standings)
+    finally:
+        page.write_text(before)
+    assert holds.returncode == 0, holds.stderr
+    assert wrong.returncode == 1
+    assert (
+        "claim says-bye says 'since jax 0.5.0', but the ledger shows no change at jax 0.5.0"
+        in wrong.stderr
+    )
+
+
+def test_a_declared_scope_is_checked_against_the_ledger(standings: Path) -> None:
+    page = standings / "docs" / "standings.md"
+    before = page.read_text()
+    page.write_text(
+        before.replace(
+            ":evidence: bye\nIt says bye.", ":evidence: bye\n:since: 0.5.3\nIt says bye."
+        )
+    )
+    try:
+        done = build(standings)
+    finally:
+        page.write_text(before)
+    assert done.returncode == 1
+    assert "claim says-bye holds on jax 0.4.30, outside its scope (from jax 0.5.3)" in done.stderr

@@ -192,7 +192,7 @@ def test_5_record_and_the_ledger_write_whole_or_not_at_all(tmp_path: Path, full_
     folder = folder_of(tmp_path, {"changed": ('print("new")\n', "old\n")})
     found = run_snippets(load_snippets(folder), repeat=2)
     with pytest.raises(OSError, match="No space"):
-        record.apply(found, PLATFORM, folder)
+        record.apply(found, PLATFORM)
     assert (folder / "changed.out").read_text() == "old\n"
     verification = ledger.Verification(PLATFORM, {"changed": ledger.SnippetEntry(Outcome.MATCHED)})
     (tmp_path / "ledger").mkdir()
@@ -318,7 +318,7 @@ def test_8_an_unknown_release_is_named(version, says, monkeypatch, capsys) -> No
 def test_8_record_names_the_claims_of_a_snippet_it_could_not_record(tmp_path, capsys) -> None:
     folder = folder_of(tmp_path, {"raises": ("raise ValueError\n", "x\n")})
     found = run_snippets(load_snippets(folder), repeat=2)
-    lines, ok = record.apply(found, PLATFORM, folder, backs={"raises": ["some-claim"]})
+    lines, ok = record.apply(found, PLATFORM, backs={"raises": ["some-claim"]})
     assert not ok
     assert "snippet raises (snippets/raises.py; backs some-claim): raised" in "\n".join(lines)
 

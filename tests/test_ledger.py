@@ -1,72 +1,151 @@
-"""What the ledger says about claims across releases."""
+"""The ledger, and the verdict on each claim on each release that follows from it."""
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+from jaxwaits.claims.registry import Claim
+from jaxwaits.evidence import known
+from jaxwaits.evidence.known import Classification, Known, KnownOutput
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.runner import Outcome
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.releases import ledger, verdicts
 from jaxwaits.releases.ledger import SnippetEntry, Verification
-from jaxwaits.releases.verdicts import Verdict
+from jaxwaits.releases.universe import Universe
+from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
+
+RELEASES = ("0.4.30", "0.4.31", "0.4.38", "0.5.3", "0.6.2", "0.7.2", "0.8.0")
 
 
-def verification(jax: str, **snippets: Outcome) -> Verification:
-    platform = Platform(jax=jax, jaxlib=jax, python="3.12", backend="cpu")
-    return Verification(platform, {name: SnippetEntry(o) for name, o in snippets.items()})
+def claim(cid: str = "says-a", *evidence: str, **options: str | None) -> Claim:
+    fields = {"needs": None, "rests_on": None, "renamed_from": (), "file": Path("x.md"), "line": 1}
+    return Claim(cid, "It says.", evidence or ("a",), **{**fields, **options})
 
 
-KNOWN, MATCHED = Outcome.MATCHED_KNOWN, Outcome.MATCHED
-LEDGER = [
-    verification("0.4.30", a=KNOWN, b=MATCHED),
-    verification("0.4.38", a=KNOWN, b=MATCHED),
-    verification("0.5.3", a=MATCHED, b=MATCHED),
-    verification("0.6.2", a=MATCHED, b=Outcome.DIFFERS),
-    verification("0.7.2", a=MATCHED),
-]
+@pytest.fixture
+def judge(tmp_path: Path) -> verdicts.Judge:
+    (tmp_path / "a.py").write_text("print('a')\n")
+    (tmp_path / "a.out").write_text("a\n")
+    (tmp_path / "b.py").write_text("print('b')\n")
+    (tmp_path / "b.out").write_text("b\n")
+    said = {
+        "says-a": Classification("holds, output differs", "the error class had another name"),
+        "says-ab": Classification("does not hold", "the product had not finished"),
+    }
+    output = KnownOutput("A\n", ("0.4.30", "0.4.31"), said)
+    unexplained = KnownOutput("AA\n", ("0.4.38",), {"says-a": Classification("unclassified", "")})
+    known.save(Known(known.path_for(tmp_path, "a"), (output, unexplained)))
+    return verdicts.judge_for(load_snippets(tmp_path))
 
 
-def test_each_release_has_one_verdict() -> None:
-    found = [verdicts.claim_verdict(v, ["a", "b"]) for v in LEDGER]
-    assert found == [
-        Verdict.KNOWN_DIFFERENCE,
-        Verdict.KNOWN_DIFFERENCE,
-        Verdict.HOLDS,
-        Verdict.FAILS,
-        Verdict.NOT_RUN,
+def verified(judge: verdicts.Judge, release: str, **outcomes: Outcome) -> Verification:
+    platform = Platform(jax=release, jaxlib=release, python="3.12", backend="cpu")
+    entries = {
+        name: SnippetEntry(outcome, "", judge.fingerprint(name, release), "")
+        for name, outcome in outcomes.items()
+    }
+    return Verification(platform, entries)
+
+
+def test_a_known_difference_counts_as_what_it_was_classified(judge: verdicts.Judge) -> None:
+    entry = verified(judge, "0.4.30", a=Outcome.MATCHED_KNOWN, b=Outcome.MATCHED)
+    assert judge.verdict(entry, claim()) == ClaimVerdict(
+        Verdict.HOLDS_OUTPUT_DIFFERS, "the error class had another name"
+    )
+    assert judge.verdict(entry, claim("says-ab", "a", "b")) == ClaimVerdict(
+        Verdict.DOES_NOT_HOLD, "the product had not finished"
+    )
+
+
+def test_every_other_verdict(judge: verdicts.Judge) -> None:
+    matched = verified(judge, "0.5.3", a=Outcome.MATCHED)
+    assert judge.verdict(matched, claim()).verdict is Verdict.HOLDS
+    assert judge.verdict(matched, claim(needs="gpu")).verdict is Verdict.NOT_OBSERVABLE
+    assert judge.verdict(matched, claim("x", "a", "b")) == ClaimVerdict(
+        Verdict.NOT_RUN, "verified before b existed"
+    )
+    differs = verified(judge, "0.5.3", a=Outcome.DIFFERS)
+    assert judge.verdict(differs, claim()) == ClaimVerdict(Verdict.FAILS, "a: differs")
+    unexplained = verified(judge, "0.4.38", a=Outcome.MATCHED_KNOWN)
+    assert judge.verdict(unexplained, claim()).verdict is Verdict.FAILS
+    old = replace(matched, snippets={"a": replace(matched.snippets["a"], fingerprint="other")})
+    assert judge.verdict(old, claim()) == ClaimVerdict(
+        Verdict.STALE, "a changed since jax 0.5.3 was verified"
+    )
+    lost = Verification(matched.platform, not_installable="jax 0.5.3 does not install: no jaxlib")
+    assert judge.verdict(lost, claim()) == ClaimVerdict(Verdict.NOT_RUN, lost.not_installable)
+
+
+def test_release_sets_are_exact_and_break_at_every_gap(judge: verdicts.Judge) -> None:
+    ledger_ = [
+        verified(judge, "0.4.30", a=Outcome.MATCHED_KNOWN),
+        verified(judge, "0.4.31", a=Outcome.MATCHED_KNOWN),
+        verified(judge, "0.5.3", a=Outcome.MATCHED),
+        verified(judge, "0.6.2", a=Outcome.MATCHED),
+        verified(judge, "0.8.0", a=Outcome.MATCHED),
+    ]
+    found = verdicts.per_release(judge, Universe(RELEASES, frozenset()), ledger_, claim())
+    assert list(found) == list(RELEASES)
+    assert verdicts.summary(found) == (
+        "holds on 0.8.0, 0.5.3 – 0.6.2; holds, output differs on 0.4.30 – 0.4.31; "
+        "not verified on 0.7.2, 0.4.38"
+    )
+
+
+def test_a_declared_scope_must_agree_with_the_ledger() -> None:
+    holds, fails = ClaimVerdict(Verdict.HOLDS), ClaimVerdict(Verdict.DOES_NOT_HOLD, "later")
+    found = {"0.5.0": fails, "0.5.1": holds, "0.5.2": holds}
+    assert verdicts.scope_problems(claim(since="0.5.1"), found) == []
+    assert verdicts.scope_problems(claim(), found) == [
+        "claim says-a does not hold on jax 0.5.0 (later), inside its scope (every release: it "
+        "declares no :since: or :until:): re-word it, or declare :since: / :until:"
+    ]
+    assert verdicts.scope_problems(claim(since="0.5.2"), found) == [
+        "claim says-a holds on jax 0.5.1, outside its scope (from jax 0.5.2): the boundary is "
+        "wrong",
+        "claim says-a: its boundary at 0.5.2 rests on jax 0.5.1, which is holds, not verified "
+        "not to hold",
     ]
 
 
-def test_summary_groups_consecutive_releases() -> None:
-    assert verdicts.summary(LEDGER, ["a"]) == (
-        "differs as recorded on 0.4.30 – 0.4.38, holds on 0.5.3 – 0.7.2 (cpu)"
-    )
-    assert verdicts.summary(LEDGER, ["a", "b"]) == (
-        "differs as recorded on 0.4.30 – 0.4.38, holds on 0.5.3, fails on 0.6.2, "
-        "not run on 0.7.2 (cpu)"
-    )
-    assert verdicts.summary([], ["a"]) == "not yet verified on any release"
+def test_a_known_output_nobody_classified_is_named(judge: verdicts.Judge) -> None:
+    problems = verdicts.unclassified(judge, [claim(), claim("says-ab", "a", "b")])
+    assert [p.split(": ", 1)[1] for p in problems] == [
+        "the output of jax 0.4.38 says 'unclassified' for claim says-a; give it a verdict "
+        "(holds, output differs / does not hold / not observable / absent) and why",
+        "the output of jax 0.4.38 says nothing for claim says-ab; give it a verdict (holds, "
+        "output differs / does not hold / not observable / absent) and why",
+    ]
 
 
-def test_a_claim_needing_a_gpu_is_never_held_on_cpu() -> None:
-    assert verdicts.claim_verdict(LEDGER[2], ["a", "b"], needs="gpu") is Verdict.NOT_OBSERVABLE
-    assert verdicts.summary(LEDGER[2:3], ["a"], needs="gpu") == "not observable on 0.5.3 (cpu)"
+def test_round_trip_through_the_folder(tmp_path: Path, judge: verdicts.Judge) -> None:
+    entries = [verified(judge, r, a=Outcome.MATCHED) for r in ("0.5.3", "0.4.30", "0.10.2")]
+    entries.append(Verification(Platform("0.4.16", "", "", "cpu"), not_installable="no jaxlib"))
+    for entry in entries:
+        ledger.save(entry, tmp_path / "ledger")
+    found = ledger.load(tmp_path / "ledger")
+    assert [v.platform.jax for v in found] == ["0.4.16", "0.4.30", "0.5.3", "0.10.2"]
+    assert found[2] == entries[0] and found[0].not_installable == "no jaxlib"
 
 
-def test_a_failure_fails_the_release() -> None:
-    assert LEDGER[0].passed and not LEDGER[3].passed
+def test_saving_what_the_file_already_says_rewrites_nothing(
+    tmp_path: Path, judge: verdicts.Judge
+) -> None:
+    path = ledger.save(verified(judge, "0.5.3", a=Outcome.MATCHED), tmp_path)
+    os.utime(path, ns=(1, 1))
+    ledger.save(verified(judge, "0.5.3", a=Outcome.MATCHED), tmp_path)
+    assert path.stat().st_mtime_ns == 1
+    ledger.save(verified(judge, "0.5.3", a=Outcome.DIFFERS), tmp_path)
+    assert path.stat().st_mtime_ns != 1
 
 
-def test_round_trip_through_the_folder(tmp_path: Path) -> None:
-    for v in reversed(LEDGER):
-        ledger.save(v, tmp_path)
-    found = ledger.load(tmp_path)
-    assert [v.platform.jax for v in found] == ["0.4.30", "0.4.38", "0.5.3", "0.6.2", "0.7.2"]
-    assert found[3] == LEDGER[3]
-
-
-def test_an_unknown_outcome_in_a_file_is_named(tmp_path: Path) -> None:
-    path = ledger.save(LEDGER[2], tmp_path)
+def test_an_unknown_outcome_in_a_file_is_named(tmp_path: Path, judge: verdicts.Judge) -> None:
+    path = ledger.save(verified(judge, "0.5.3", a=Outcome.MATCHED), tmp_path)
     path.write_text(path.read_text().replace('"matched"', '"matchd"', 1))
     problems = ledger.read(tmp_path)[1]
     assert [str(p).split(": ", 1)[0] for p in problems] == [str(path)]

@@ -23,21 +23,23 @@ def test_a_release_whose_environment_cannot_be_made_fails_alone(
             raise JaxwaitsError("uv pip install jax==0.4.30 failed: no wheel for this platform")
         return f"python-for-{version}"
 
-    def verified(project: Project, python: str, backs: object, jobs: int | None) -> Verification:
+    def verified(
+        project: Project, python: str, backs: object, jobs: int | None, only: object
+    ) -> Verification:
         jax = python.removeprefix("python-for-")
         return Verification(Platform(jax=jax, jaxlib=jax, python="3.13", backend="cpu"))
 
     monkeypatch.setattr(verify.environments, "ensure", ensure)
     monkeypatch.setattr(verify, "verify", verified)
     said: list[str] = []
-    versions = [Version("0.4.30"), Version("0.5.3"), Version("0.6.2")]
+    versions = dict.fromkeys([Version("0.4.30"), Version("0.5.3"), Version("0.6.2")])
     found = matrix.run_matrix(Project(tmp_path), versions, {}, say=said.append)
     assert sorted(str(v) for v in found.verified) == ["0.5.3", "0.6.2"]
     assert list(found.not_verified) == [Version("0.4.30")]
     assert "no wheel for this platform" in found.not_verified[Version("0.4.30")]
     assert not found.passed
     assert any("jax 0.4.30: NOT verified: uv pip install" in line for line in said)
-    assert said[-1].startswith("2 of 3 releases verified in")
+    assert said[-1].startswith("2 of 3 releases done in")
     assert sorted(p.name for p in (tmp_path / "docs" / "verified").iterdir()) == [
         "jax-0.5.3-cpu.json",
         "jax-0.6.2-cpu.json",

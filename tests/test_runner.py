@@ -76,7 +76,7 @@ def test_an_exception_shows_its_traceback(results: dict[str, Result]) -> None:
 
 def test_record_writes_only_clean_runs(folder: Path) -> None:
     found = run_snippets(load_snippets(folder, ["differs", "raises", "unrecorded"]), repeat=2)
-    lines, ok = record.apply(found, PLATFORM, folder)
+    lines, ok = record.apply(found, PLATFORM)
     assert not ok
     assert (folder / "differs.out").read_text() == "two\n"
     assert (folder / "unrecorded.out").read_text() == "new\n"

@@ -2,7 +2,7 @@
 
 import tomllib
 
-from jaxwaits.pieces import toml_writer
+from jaxwaits import toml_writer
 
 DATA = {
     "first": "0.4.16",

@@ -52,9 +52,9 @@ class Project:
         return str(self._pyproject("tool", "jaxwaits", "site-url")).rstrip("/") + "/"
 
     @property
-    def matrix(self) -> list[str]:
-        """The JAX releases ``nox -s matrix`` verifies."""
-        return [str(v) for v in self._pyproject("tool", "jaxwaits", "matrix")]
+    def skip(self) -> dict[str, str]:
+        """The releases ``nox -s matrix`` does not verify, each with why."""
+        return {str(k): str(v) for k, v in self._pyproject("tool", "jaxwaits", "skip").items()}
 
     def pinned_jax(self) -> str:
         """The JAX release the recorded outputs hold for (``jax==X`` in ``pyproject.toml``)."""

@@ -1,7 +1,8 @@
 """Sphinx configuration that builds ``docs/source/`` (the annotated-source pages) on their own.
 
 The site's own configuration is ``docs/conf.py``; this one lets ``tests/test_annotated_pages.py``
-build the pages without the rest of the site. Its ``claim`` role is a stand-in for the site's.
+build the pages without the rest of the site. Its ``claim`` and ``changed-in`` roles are
+stand-ins for the site's.
 """
 
 from docutils import nodes
@@ -21,5 +22,11 @@ def claim_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     return [link], []
 
 
+def changed_in_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """Stand-in for the site's ``{changed-in}`` role: the release, as text."""
+    return [nodes.Text(text.partition("<")[0].strip())], []
+
+
 def setup(app):
     app.add_role("claim", claim_role)
+    app.add_role("changed-in", changed_in_role)

@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 
 from jaxwaits.claims.registry import Claim, Registry
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.project import Project
-from jaxwaits.releases import ledger, verdicts
+from jaxwaits.releases import ledger, universe, verdicts
 
 PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
 
@@ -18,8 +19,15 @@ def url(project: Project, claim_id: str) -> str:
 
 
 def markdown(project: Project, claim: Claim) -> str:
-    """A Markdown link: the claim's ID and statement, and where it has been verified."""
-    verified = verdicts.summary(ledger.load(project.verified), claim.evidence, claim.needs)
+    """A Markdown link: the claim's ID, statement and declared scope, and its verdict on every
+    release."""
+    judge = verdicts.judge_for(load_snippets(project.snippets))
+    found = verdicts.per_release(
+        judge, universe.load(project), ledger.load(project.verified), claim
+    )
+    verified = verdicts.summary(found)
+    if claim.scope:
+        verified = f"declared to hold {claim.scope}; {verified}"
     return f"[`{claim.id}`: {claim.statement} ({verified})]({url(project, claim.id)})"
 
 

@@ -15,8 +15,10 @@ Options: ``evidence`` (snippet names, space-separated; required), ``needs`` (a b
 ``gpu`` when the claim can only be observed there), ``rests-on`` (what such a claim rests on
 instead; required with ``needs``), ``renamed-from`` (old IDs that keep resolving to this one),
 ``source`` (the annotated upstream lines whose notes cite the claim, as their anchors, e.g.
-``api.block_until_ready-L2790``). A citation is a link with two ends: a note that cites a claim
-the claim does not list, or a listed line whose note no longer cites it, is a problem.
+``api.block_until_ready-L2790``), ``since`` and ``until`` (the first and the last JAX release on
+which the claim holds as worded, for a claim that does not hold on every release; the ledger must
+agree). A citation is a link with two ends: a note that cites a claim the claim does not list, or
+a listed line whose note no longer cites it, is a problem.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from jaxwaits.pieces import manifest, vendored
 from jaxwaits.project import Project
 
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-OPTIONS = {"evidence", "needs", "rests-on", "renamed-from", "source"}
+OPTIONS = {"evidence", "needs", "rests-on", "renamed-from", "source", "since", "until"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,17 @@ class Claim:
     file: Path
     line: int
     sources: tuple[str, ...] = ()
+    since: str | None = None  # the first release it holds on, if not every one
+    until: str | None = None  # the last release it holds on, if not every one
+
+    @property
+    def scope(self) -> str:
+        """Its declared scope in words ("from jax 0.5.1"); empty when it declares none."""
+        if self.since and self.until:
+            return f"from jax {self.since} up to {self.until}"
+        if self.since:
+            return f"from jax {self.since}"
+        return f"up to jax {self.until}" if self.until else ""
 
 
 @dataclass(frozen=True)
@@ -122,6 +135,8 @@ def _claim(block: reader.Directive) -> tuple[Claim, list[Problem]]:
         file=block.file,
         line=block.line,
         sources=_words(block.options.get("source", "")),
+        since=block.options.get("since") or None,
+        until=block.options.get("until") or None,
     )
     return claim, problems
 

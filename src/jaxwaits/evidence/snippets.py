@@ -8,23 +8,24 @@ A snippet is a Python file that prints observations. Lines at its top may set ho
 ``env`` lines are added to the environment of the fresh interpreter that runs it (so they take
 effect before JAX starts); ``timeout`` is in seconds (default :data:`DEFAULT_TIMEOUT`).
 
-``<name>.out`` holds the output on the JAX release pinned in ``pyproject.toml``. Where an older
-release legitimately prints something else, its output is recorded as a known difference in
-``known/<jax version>/<name>.out``.
+``<name>.out`` holds the output on the JAX release pinned in ``pyproject.toml``. Where another
+release legitimately prints something else, that output is recorded as a known difference in
+``known/<name>.toml`` (:mod:`jaxwaits.evidence.known`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import known
 from jaxwaits.evidence.output import canonical, decode
 
 DEFAULT_TIMEOUT = 90.0
-KNOWN = "known"
 _SETTING = re.compile(r"^#\s*(env|timeout)\s*:\s*(.*?)\s*$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -54,17 +55,25 @@ class Snippet:
         """The recorded stdout (canonical), or None if it was never recorded."""
         return _read_output(self.recorded_path)
 
-    def known_path(self, jax_version: str) -> Path:
-        """Where the output known to differ on JAX ``jax_version`` is recorded."""
-        return self.path.parent / KNOWN / jax_version / f"{self.name}.out"
+    def known_differences(self) -> known.Known:
+        """Its known differences on other releases."""
+        return known.load(self.path.parent, self.name)
 
     def expected(self, jax_version: str | None = None) -> tuple[str | None, Path]:
         """The output expected on ``jax_version`` and the file it comes from: the known
         difference for that release if one is recorded, else the recorded output."""
-        known = self.known_path(jax_version) if jax_version else None
-        if known and known.exists():
-            return _read_output(known), known
+        found = self.known_differences().for_release(jax_version) if jax_version else None
+        if found is not None:
+            return canonical(found.text), known.path_for(self.path.parent, self.name)
         return self.recorded(), self.recorded_path
+
+    def fingerprint(self, jax_version: str) -> str:
+        """What a verification of ``jax_version`` judged: the snippet's text, its recorded
+        output and the known output for that release (if any), hashed. A ledger entry with
+        another fingerprint was made with other evidence: it is stale."""
+        expected, _ = self.expected(jax_version)
+        parts = [self.path.read_text(encoding="utf-8"), self.recorded() or "", expected or ""]
+        return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
 def _read_output(path: Path) -> str | None:
@@ -142,14 +151,14 @@ def load_snippets(folder: Path, names: list[str] | None = None) -> list[Snippet]
 
 def orphans(folder: Path, releases: set[str]) -> list[str]:
     """Files in ``folder`` that nothing uses, each with why: a recorded output without its
-    snippet, known differences of a release the ledger does not hold (``releases``), and any
-    other file."""
+    snippet, known differences of no snippet or of a release the ledger does not hold
+    (``releases``), and any other file."""
     found = []
     snippets = set(snippet_paths(folder))
     for path in sorted(folder.iterdir()):
         if path.name.startswith(("_", ".")):
             continue  # private helpers, caches
-        if path.is_dir() and path.name == KNOWN:
+        if path.is_dir() and path.name == known.FOLDER:
             found += _known_orphans(path, snippets, releases)
         elif path.suffix == ".out" and path.stem not in snippets:
             found.append(f"{path}: a recorded output without its snippet {path.stem}.py")
@@ -160,13 +169,14 @@ def orphans(folder: Path, releases: set[str]) -> list[str]:
 
 def _known_orphans(folder: Path, snippets: set[str], releases: set[str]) -> list[str]:
     found = []
-    for release in sorted(folder.iterdir()):
-        if release.name not in releases:
+    for path in sorted(folder.iterdir()):
+        if path.suffix != ".toml" or path.stem not in snippets:
+            found.append(f"{path}: known differences of no snippet")
+            continue
+        unheld = sorted(known.load(folder.parent, path.stem).releases() - releases)
+        if unheld:
             found.append(
-                f"{release}: known differences of jax {release.name}, which the ledger does not "
-                "hold (verify it, or delete them)"
+                f"{path}: lists jax {', '.join(unheld)}, which the ledger does not hold "
+                "(verify them, or take them out)"
             )
-        for path in sorted(release.iterdir()) if release.is_dir() else []:
-            if path.suffix != ".out" or path.stem not in snippets:
-                found.append(f"{path}: a known difference of no snippet")
     return found

@@ -15,8 +15,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from jaxwaits import toml_writer
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.pieces import toml_writer
 
 FILE = "manifest.toml"
 

@@ -1,4 +1,8 @@
-"""JAX releases on the package index, and the interpreter to verify each one with."""
+"""JAX releases on the package index, and the interpreter to verify each one with.
+
+Yanked releases count: they were published, people installed them, and the ledger verifies them
+like any other (marked yanked). Only "the newest release" skips them.
+"""
 
 from __future__ import annotations
 
@@ -33,20 +37,28 @@ def index_files(project: str) -> tuple[dict, ...]:
         return tuple(json.load(response)["files"])
 
 
-def _files(project: str) -> list[dict]:
-    return [f for f in index_files(project) if not f.get("yanked")]
+def _wheels(project: str) -> list[tuple[dict, Version]]:
+    """Every wheel of ``project`` with a final-release version, yanked ones included."""
+    found = []
+    for file in index_files(project):
+        if not file["filename"].endswith(".whl"):
+            continue
+        try:
+            version = parse_wheel_filename(file["filename"])[1]
+        except InvalidVersion:
+            continue
+        if not version.is_prerelease and not version.is_devrelease:
+            found.append((file, version))
+    return found
 
 
 def _linux_wheels(project: str, version: Version) -> list[str]:
     """The CPython tags ("cp312") of a release's Linux x86-64 wheels."""
     tags = set()
-    for file in _files(project):
-        if not file["filename"].endswith(".whl"):
-            continue
-        _, wheel_version, _, wheel_tags = parse_wheel_filename(file["filename"])
+    for file, wheel_version in _wheels(project):
         if wheel_version != version:
             continue
-        for tag in wheel_tags:
+        for tag in parse_wheel_filename(file["filename"])[3]:
             if "x86_64" in tag.platform and "linux" in tag.platform:
                 tags.add(tag.interpreter)
             elif tag.platform == "any":
@@ -54,37 +66,20 @@ def _linux_wheels(project: str, version: Version) -> list[str]:
     return sorted(tags)
 
 
-def published(project: str = "jax") -> list[Version]:
-    """Every final release of ``project`` with a wheel, oldest first."""
-    found = set()
-    for file in _files(project):
-        if file["filename"].endswith(".whl"):
-            try:
-                version = parse_wheel_filename(file["filename"])[1]
-            except InvalidVersion:
-                continue
-            if not version.is_prerelease and not version.is_devrelease:
-                found.add(version)
-    return sorted(found)
+def published(project: str = "jax", *, yanked: bool = False) -> list[Version]:
+    """Every final release of ``project`` with a wheel, oldest first (yanked ones if asked)."""
+    return sorted(
+        {version for file, version in _wheels(project) if yanked or not file.get("yanked")}
+    )
 
 
 def released_on(project: str, version: Version) -> str:
     """When the last file of a release was uploaded (ISO 8601)."""
-    times = [
-        f["upload-time"]
-        for f in _files(project)
-        if f["filename"].endswith(".whl") and parse_wheel_filename(f["filename"])[1] == version
-    ]
-    return max(times)
+    return max(file["upload-time"] for file, v in _wheels(project) if v == version)
 
 
 def newest_jax() -> Version:
     return published("jax")[-1]
-
-
-def chosen(asked: list[str]) -> list[Version]:
-    """The releases named in ``asked`` (each one checked), and the newest, oldest first."""
-    return sorted({require(text) for text in asked} | {newest_jax()})
 
 
 def require(text: str) -> Version:
@@ -93,13 +88,13 @@ def require(text: str) -> Version:
         version = Version(text)
     except InvalidVersion:
         raise JaxwaitsError(f"{text!r} is not a version number (e.g. 0.4.30)") from None
-    known = published("jax")
+    known = published("jax", yanked=True)
     if version not in known:
         near = [str(v) for v in known if v.major == version.major and v.minor == version.minor]
         hint = (
             f"releases of {version.major}.{version.minor}: {', '.join(near)}"
             if near
-            else (f"releases run from {known[0]} to {known[-1]}")
+            else f"releases run from {known[0]} to {known[-1]}"
         )
         raise JaxwaitsError(f"jax {text} is not a release on {index_url()} ({hint})")
     return version
@@ -107,18 +102,19 @@ def require(text: str) -> Version:
 
 def has_jaxlib(version: Version) -> bool:
     """Whether jaxlib was released with the same number (not every jax release was)."""
-    return version in published("jaxlib")
+    return version in published("jaxlib", yanked=True)
 
 
 def interpreter_for(version: Version) -> tuple[str, str]:
     """(Python version, interpreter path) to verify JAX ``version`` with: the newest Python that
     has a jaxlib wheel for it and is installed here. Raises if there is none."""
-    jaxlib = version if has_jaxlib(version) else max(v for v in published("jaxlib") if v <= version)
+    jaxlibs = published("jaxlib", yanked=True)
+    jaxlib = version if version in jaxlibs else max(v for v in jaxlibs if v <= version)
     supported = [f"3.{tag[3:]}" for tag in _linux_wheels("jaxlib", jaxlib) if tag.startswith("cp3")]
     for python in PYTHONS:
         if python in supported and (path := find_python(python)):
             return python, path
-    raise LookupError(
+    raise JaxwaitsError(
         f"no interpreter here for jax {version}: jaxlib {jaxlib} has Linux wheels for Python "
         f"{', '.join(sorted(supported)) or 'none'}, and none of those is installed"
     )

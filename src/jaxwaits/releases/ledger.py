@@ -3,9 +3,11 @@
 
 A file records, per snippet, its :class:`~jaxwaits.evidence.runner.Outcome` (``matched``, a
 ``known difference`` recorded for that release in ``snippets/known/``, or a failure with its diff
-or reason) and, per vendored piece, its :class:`~jaxwaits.pieces.drift.PieceOutcome`. Files carry
-no timestamps, so verifying again what has not changed rewrites nothing. What follows for each
-claim is :mod:`jaxwaits.releases.verdicts`.
+or reason), the fingerprint of the evidence it judged and a hash of what it printed; per vendored
+piece, its :class:`~jaxwaits.pieces.drift.PieceOutcome`; whether the release is yanked; and, for
+a release that cannot be installed here, why (and nothing else). Files carry no timestamps, so
+verifying again what has not changed rewrites nothing. What follows for each claim is
+:mod:`jaxwaits.releases.verdicts`.
 """
 
 from __future__ import annotations
@@ -28,10 +30,14 @@ from jaxwaits.pieces.manifest import Manifest
 
 @dataclass(frozen=True)
 class SnippetEntry:
-    """What one snippet showed on one release."""
+    """What one snippet showed on one release: its outcome (with the diff or the report), the
+    fingerprint of the snippet and outputs it was judged against, and a hash of what it printed
+    (so that two releases can be told to have printed the same or not)."""
 
     outcome: Outcome
     detail: str = ""
+    fingerprint: str = ""
+    printed: str = ""
 
 
 @dataclass(frozen=True)
@@ -49,26 +55,30 @@ class Verification:
     platform: Platform
     snippets: dict[str, SnippetEntry] = field(default_factory=dict)
     pieces: dict[str, PieceEntry] = field(default_factory=dict)
+    yanked: bool = False
+    not_installable: str = ""  # why the release could not be installed here, if it could not
 
     @property
     def passed(self) -> bool:
-        return all(e.outcome.passed for e in [*self.snippets.values(), *self.pieces.values()])
+        entries = [*self.snippets.values(), *self.pieces.values()]
+        return not self.not_installable and all(e.outcome.passed for e in entries)
 
     @property
     def filename(self) -> str:
         return f"jax-{self.platform.jax}-{self.platform.backend}.json"
 
     def to_json(self) -> str:
-        def entries(found: dict[str, Any]) -> dict[str, dict[str, str]]:
-            return {
-                name: {"status": entry.outcome.value, "detail": entry.detail}
-                for name, entry in sorted(found.items())
-            }
-
-        data = {
-            "platform": self.platform.as_dict(),
-            "snippets": entries(self.snippets),
-            "pieces": entries(self.pieces),
+        data: dict[str, Any] = {"platform": self.platform.as_dict(), "yanked": self.yanked}
+        if self.not_installable:
+            data["not_installable"] = self.not_installable
+        data["snippets"] = {
+            name: {"status": e.outcome.value, "detail": e.detail}
+            | {"fingerprint": e.fingerprint, "printed": e.printed}
+            for name, e in sorted(self.snippets.items())
+        }
+        data["pieces"] = {
+            name: {"status": e.outcome.value, "detail": e.detail}
+            for name, e in sorted(self.pieces.items())
         }
         return json.dumps(data, indent=2) + "\n"
 
@@ -78,13 +88,20 @@ class Verification:
         return cls(
             Platform(**data["platform"]),
             {
-                k: SnippetEntry(Outcome(v["status"]), v["detail"])
+                k: SnippetEntry(
+                    Outcome(v["status"]),
+                    v["detail"],
+                    v.get("fingerprint", ""),
+                    v.get("printed", ""),
+                )
                 for k, v in data["snippets"].items()
             },
             {
                 k: PieceEntry(PieceOutcome(v["status"]), v["detail"])
                 for k, v in data["pieces"].items()
             },
+            bool(data.get("yanked", False)),
+            str(data.get("not_installable", "")),
         )
 
 
@@ -127,9 +144,12 @@ def load(folder: Path) -> list[Verification]:
 
 
 def save(verification: Verification, folder: Path) -> Path:
-    """Write one release's file (whole or not at all)."""
+    """Write one release's file (whole or not at all); a file that already says the same is
+    left alone, so a re-run that found nothing new rewrites no file."""
     path = folder / verification.filename
-    write_atomic(path, verification.to_json())
+    text = verification.to_json()
+    if not (path.is_file() and path.read_text(encoding="utf-8") == text):
+        write_atomic(path, text)
     return path
 
 

@@ -3,46 +3,68 @@ write what it showed into the ledger."""
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from packaging.version import Version
 
 from jaxwaits.claims import cite
 from jaxwaits.claims.registry import Registry
+from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.report import describe, diff
 from jaxwaits.evidence.runner import Outcome, Result, run_on
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
-from jaxwaits.releases import environments, ledger
+from jaxwaits.releases import environments, ledger, universe, verdicts
 from jaxwaits.releases.ledger import PieceEntry, SnippetEntry, Verification
-from jaxwaits.releases.verdicts import claim_verdict
 
 
-def snippet_entry(result: Result, backs: Sequence[str], fix: str | None) -> SnippetEntry:
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def snippet_entry(
+    result: Result, release: str, backs: Sequence[str], fix: str | None
+) -> SnippetEntry:
     """The ledger's entry: the outcome, with the diff from the recorded output for a known
-    difference and the full report for a failure."""
+    difference and the full report for a failure; the fingerprint of what was judged; a hash of
+    what was printed."""
     outcome = result.outcome
+    run = result.failed_run
+    printed = _hash(run.stdout) if run is not None and outcome.passed else ""
+    fingerprint = result.snippet.fingerprint(release)
     if outcome is Outcome.MATCHED:
-        return SnippetEntry(outcome)
+        return SnippetEntry(outcome, "", fingerprint, printed)
     if outcome is Outcome.MATCHED_KNOWN:
         recorded = result.snippet.recorded() or ""
-        return SnippetEntry(
-            outcome, diff(recorded, result.runs[0].stdout, "recorded", "this release")
-        )
-    return SnippetEntry(outcome, describe(result, None, backs, fix))
+        change = diff(recorded, result.runs[0].stdout, "recorded", "this release")
+        return SnippetEntry(outcome, change, fingerprint, printed)
+    return SnippetEntry(outcome, describe(result, None, backs, fix), fingerprint, printed)
 
 
 def verify(
-    project: Project, python: str, backs: Mapping[str, Sequence[str]], jobs: int | None = None
+    project: Project,
+    python: str,
+    backs: Mapping[str, Sequence[str]],
+    jobs: int | None = None,
+    only: Set[str] | None = None,
 ) -> Verification:
     """What every snippet printed on ``python``'s JAX, and how each vendored piece compares
-    (``backs``: the claims of each snippet, for the reports)."""
-    results, platform = run_on(load_snippets(project.snippets), python=python, jobs=jobs)
+    (``backs``: the claims of each snippet, for the reports). With ``only``, just those snippets
+    run, and the others keep the entries the ledger holds for that release."""
+    snippets = [s for s in load_snippets(project.snippets) if only is None or s.name in only]
+    results, platform = run_on(snippets, python=python, jobs=jobs)
     entries = {}
+    if only is not None:
+        kept = ledger.read(project.verified)[0]
+        before = next((v for v in kept if v.platform == platform), None)
+        names = {s.name for s in load_snippets(project.snippets)}
+        if before is not None:
+            entries = {n: e for n, e in before.snippets.items() if n in names and n not in only}
     for result in results:
         name = result.snippet.name
         fix = None
@@ -51,10 +73,11 @@ def verify(
                 f"record it as a known difference of jax {platform.jax}: "
                 f"nox -s verify -- {platform.jax} --record-known {name}"
             )
-        entries[name] = snippet_entry(result, backs.get(name, ()), fix)
+        entries[name] = snippet_entry(result, platform.jax, backs.get(name, ()), fix)
     _, verdicts = drift.check(project, python)
     pieces = {v.piece: PieceEntry(v.outcome, v.message) for v in verdicts}
-    return Verification(platform, entries, pieces)
+    yanked = platform.jax in universe.load(project).yanked
+    return Verification(platform, entries, pieces, yanked=yanked)
 
 
 @dataclass(frozen=True)
@@ -70,19 +93,33 @@ class Verified:
 
 
 def verify_release(
-    project: Project, version: Version, backs: Mapping[str, Sequence[str]], jobs: int | None
+    project: Project,
+    version: Version,
+    backs: Mapping[str, Sequence[str]],
+    jobs: int | None,
+    only: Set[str] | None = None,
 ) -> Verified:
-    """Make (or reuse) the release's environment, verify it there and save the result."""
+    """Make (or reuse) the release's environment, verify it there and save the result. A
+    release that cannot be installed is saved as such, with why."""
     started = time.perf_counter()
-    python = environments.ensure(version, project.root)
+    try:
+        python = environments.ensure(version, project.root)
+    except environments.NotInstallable as reason:
+        platform = Platform(jax=str(version), jaxlib="", python="", backend="cpu")
+        yanked = str(version) in universe.load(project).yanked
+        verification = Verification(platform, yanked=yanked, not_installable=str(reason))
+        ledger.save(verification, project.verified)
+        return Verified(verification, time.perf_counter() - started, 0.0)
     made = time.perf_counter()
-    verification = verify(project, python, backs, jobs=jobs)
+    verification = verify(project, python, backs, jobs=jobs, only=only)
     ledger.save(verification, project.verified)
     return Verified(verification, made - started, time.perf_counter() - made)
 
 
 def counts(verification: Verification) -> str:
     """``ok: 3 identical, 29 matched`` or ``FAILED: ...``: how many of each outcome."""
+    if verification.not_installable:
+        return f"not installable here: {verification.not_installable}"
     found: dict[str, int] = {}
     for entry in [*verification.snippets.values(), *verification.pieces.values()]:
         found[entry.outcome.value] = found.get(entry.outcome.value, 0) + 1
@@ -102,9 +139,10 @@ def failures(verification: Verification) -> list[str]:
 
 def release_note(project: Project, registry: Registry, verification: Verification) -> str:
     """A Markdown summary of one release's verification, for a release note."""
+    judge = verdicts.judge_for(load_snippets(project.snippets))
     by_verdict: dict[str, list[str]] = {}
     for claim in sorted(registry.claims.values(), key=lambda c: c.id):
-        verdict = claim_verdict(verification, claim.evidence, claim.needs)
+        verdict = judge.verdict(verification, claim).verdict
         link = f"[`{claim.id}`]({cite.url(project, claim.id)})"
         by_verdict.setdefault(verdict.value, []).append(link)
     lines = [

@@ -13,6 +13,8 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
   the claims index.
 - :mod:`~jaxwaits.sphinxext.ledger_table`: the ledger as a table, claims and pieces against
   releases.
+- :mod:`~jaxwaits.sphinxext.changes`: what changed, release by release, and the
+  ``{changed-in}`` role that ties a boundary named in prose to the ledger.
 - :mod:`~jaxwaits.sphinxext.annotated`: the vendored pieces with their notes.
 """
 
@@ -29,10 +31,11 @@ from sphinx.util import logging
 
 from jaxwaits.claims import registry
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift, manifest
 from jaxwaits.project import find_project
-from jaxwaits.releases import ledger
-from jaxwaits.sphinxext import annotated, cells, claim_pages, kernels, ledger_table
+from jaxwaits.releases import ledger, universe, verdicts
+from jaxwaits.sphinxext import annotated, cells, changes, claim_pages, kernels, ledger_table, state
 from jaxwaits.sphinxext.collector import Collector
 from jaxwaits.sphinxext.state import Inputs, inputs, site
 
@@ -51,19 +54,32 @@ def _check_config(app: Sphinx) -> None:
 
 
 def _read_inputs(app: Sphinx) -> None:
-    """Read the checkout once per build, before the other handlers; each ledger file that cannot
-    be read is a warning naming it."""
+    """Read the checkout once per build, before the other handlers, and judge every claim on
+    every release; each ledger file that cannot be read is a warning naming it."""
     project = find_project(Path(app.srcdir))
     verifications, unreadable = ledger.read(project.verified)
     for problem in unreadable:
         logger.warning(str(problem), type="jaxwaits", subtype="ledger")
-    found = Inputs(project, registry.scan(project), verifications, cells.built_on(app))
-    site(app.env).inputs = found
+    try:
+        releases = universe.load(project)
+    except JaxwaitsError:  # the vendored-pieces check names the manifest
+        releases = universe.Universe((), frozenset())
+    found = registry.scan(project)
+    judge = verdicts.judge_for(load_snippets(project.snippets))
+    table = {
+        claim.id: verdicts.per_release(judge, releases, verifications, claim)
+        for claim in found.claims.values()
+    }
+    site(app.env).inputs = Inputs(
+        project, found, verifications, cells.built_on(app), releases, table
+    )
 
 
 def _publishable(app: Sphinx, exception: Exception | None) -> None:
     """The site's verdict at the end of every build, as warnings: each failing claim, each claim
-    no page rendered, and each problem with the vendored pieces."""
+    no page rendered, each claim the ledger contradicts outside or inside its declared scope,
+    each release boundary the ledger does not stand behind, each known output nobody has
+    classified, and each problem with the vendored pieces."""
     if exception is not None:
         return
     found = inputs(app)
@@ -86,6 +102,17 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
                 type="jaxwaits",
                 subtype="claims",
             )
+    for claim in sorted(found.registry.claims.values(), key=lambda c: c.id):
+        for problem in verdicts.scope_problems(claim, found.verdicts[claim.id]):
+            logger.warning(
+                problem, location=f"{claim.file}:{claim.line}", type="jaxwaits", subtype="scope"
+            )
+    for problem, doc, line in changes.problems(found, site(app.env).pages):
+        where = f"{app.env.doc2path(doc)}:{line}" if doc in app.env.all_docs else f"{doc}:{line}"
+        logger.warning(problem, location=where, type="jaxwaits", subtype="boundary")
+    judge = verdicts.judge_for(load_snippets(found.project.snippets))
+    for problem in verdicts.unclassified(judge, found.registry.claims.values()):
+        logger.warning(problem, type="jaxwaits", subtype="known")
     problems = drift.audit(found.project, sys.executable)
     try:
         recorded = manifest.load(found.project.annotated_src)
@@ -106,7 +133,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
     cells.setup(app)
     claim_pages.setup(app)
     ledger_table.setup(app)
+    changes.setup(app)
     annotated.setup(app)
     app.connect("build-finished", _publishable)
     app.add_css_file("jaxwaits.css")  # annotated.setup adds the package's static folder
-    return {"version": "0.2", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "0.2",
+        "env_version": state.VERSION,  # a saved environment of another version is read afresh
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -229,7 +229,10 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragrap
     para = nodes.paragraph(classes=["jaxwaits-claim-status", seen.css])
     para += nodes.strong(seen.headline, seen.headline)
     para += nodes.Text(seen.rest)
-    held = verdicts.summary(inputs(app).ledger, claim.evidence, claim.needs)
+    if claim.since or claim.until:
+        para += nodes.Text(" · ")
+        para += nodes.strong("", f"declared to hold {claim.scope}")
+    held = verdicts.summary(inputs(app).verdicts[claim.id])
     para += nodes.Text(" · across releases: ")
     para += _link(app, fromdoc, "matrix", "", held)
     cells = [c for c in site(app.env).cells() if c.snippet in claim.evidence]
@@ -250,8 +253,6 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         node.replace_self(_page_body(app, fromdoc, node["claim_id"]))
     for node in list(doctree.findall(claims_index)):
         node.replace_self(_index_table(app, fromdoc))
-    for node in list(doctree.findall(ledger_table.verification_matrix)):
-        node.replace_self(ledger_table.build(app, fromdoc))
     for node in list(doctree.findall(claim_status)):
         node.replace_self(_status_paragraph(app, fromdoc, claims.claims[node["claim_id"]]))
     for node in list(doctree.findall(claim_reference)):
@@ -288,6 +289,7 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
     stated += _link(app, fromdoc, where, f"claim-{claim_id}", title)
     stated += nodes.Text(f"; permanent anchor #claim-{claim_id}.")
     body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim), stated]
+    body += _releases_table(app, fromdoc, claim)
     names = {claim_id, *claim.renamed_from}
     citing = nodes.bullet_list()
     for doc, facts in sorted(site(app.env).pages.items()):
@@ -304,6 +306,39 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
     if len(citing):
         body += [nodes.paragraph(text="Cited from:"), citing]
     return body
+
+
+def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]:
+    """Every release, in runs of consecutive releases with one verdict: the claim's own answer
+    to "does it hold on jax V?"."""
+    said = claim.scope
+    intro = nodes.paragraph(
+        text="On each JAX release (CPU), from the ledger"
+        + (f"; the claim declares that it holds {said}:" if said else ":")
+    )
+    table = nodes.table(classes=["jaxwaits-releases"])
+    group = nodes.tgroup(cols=3)
+    table += group
+    for width in (3, 3, 8):
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    head += _row([nodes.Text("jax"), nodes.Text("verdict"), nodes.Text("why")])
+    group += head
+    body = nodes.tbody()
+    for span in reversed(verdicts.spans(inputs(app).verdicts[claim.id])):
+        releases = nodes.reference(
+            span.releases,
+            span.releases,
+            internal=True,
+            refuri=_uri(app, fromdoc, "matrix", ledger_table.release_id(span.first)),
+        )
+        verdict = span.verdict.verdict
+        mark = nodes.inline("", ledger_table.MARKS[verdict], classes=[ledger_table.css(verdict)])
+        word = nodes.inline("", "", mark, nodes.Text(f" {verdict.value}"))
+        why = nodes.inline("", "", *ledger_table.why_nodes(span.verdict.why))
+        body += _row([releases, word, why])
+    group += body
+    return [intro, nodes.container("", table, classes=["jaxwaits-scroll"])]
 
 
 def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
@@ -392,13 +427,14 @@ def _page_source(claim: Claim, snippets: Path) -> str:
 def _also_reread(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    """Pages showing claims depend on every page that runs evidence, and on the ledger: when
-    either changed, rewrite them too."""
+    """Pages showing claims depend on every page that runs evidence, and on the verdicts (the
+    ledger, the snippets' fingerprints, the known outputs' classifications): when any of them
+    changed, read them again."""
     state = site(env)
-    ledger_now = [v.to_json() for v in inputs(app).ledger]
-    ledger_changed = state.ledger_seen != ledger_now
-    state.ledger_seen = ledger_now
-    if not (added or changed or removed or ledger_changed):
+    verdicts_now = repr(sorted(inputs(app).verdicts.items()))
+    verdicts_changed = state.verdicts_seen != verdicts_now
+    state.verdicts_seen = verdicts_now
+    if not (added or changed or removed or verdicts_changed):
         return []
     return sorted(set(_pages_with_claims(env)))
 
@@ -407,7 +443,8 @@ def _pages_with_claims(env: BuildEnvironment) -> Iterator[str]:
     for doc, facts in site(env).pages.items():
         if facts.claims or facts.citations:
             yield doc
-    yield from (d for d in env.found_docs if d.startswith(f"{PAGES}/") or d in ("claims", "matrix"))
+    tables = ("claims", "matrix", "changes")  # read from the verdicts as the page is read
+    yield from (d for d in env.found_docs if d.startswith(f"{PAGES}/") or d in tables)
 
 
 def _redirects(app: Sphinx, exception: Exception | None) -> None:

@@ -1,155 +1,303 @@
-"""The verification matrix: claims and vendored pieces against every verified JAX release.
+"""The verification matrix: every claim and vendored piece against every JAX release.
 
-Reads the ledger (``docs/verified/*.json``, written by ``nox -s verify`` and ``nox -s matrix``);
-each cell that is not a plain pass links to the diff or reason below the tables.
+Columns are the releases of the universe, newest first, consecutive releases that agree on every
+claim and piece folded into one range column; each cell is one verdict, with its own mark and
+colour, and links to the section of its release group below, which says why (every release in
+a group is an anchor there). Made while the page is read, so
+the sections are real headings (the page's contents list); the page is read again whenever any
+verdict changes.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from jaxwaits.claims.cite import PAGES
 from jaxwaits.evidence.runner import Outcome
 from jaxwaits.pieces.drift import PieceOutcome
-from jaxwaits.releases import ledger
-from jaxwaits.releases.verdicts import Verdict, claim_verdict
-from jaxwaits.sphinxext.state import inputs
+from jaxwaits.releases.ledger import Verification
+from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
+from jaxwaits.sphinxext.state import Inputs, inputs
 
 MARKS = {
     Verdict.HOLDS: "✓",
-    Verdict.KNOWN_DIFFERENCE: "≈",
-    Verdict.FAILS: "✗",
-    Verdict.NOT_RUN: "·",
-    Verdict.NOT_OBSERVABLE: "n/a",
+    Verdict.HOLDS_OUTPUT_DIFFERS: "✓*",
+    Verdict.DOES_NOT_HOLD: "✗",
+    Verdict.NOT_OBSERVABLE: "○",
+    Verdict.ABSENT: "–",
+    Verdict.NOT_RUN: "?",
+    Verdict.STALE: "↻",
+    Verdict.FAILS: "!",
+}
+MEANING = {
+    Verdict.HOLDS: "every snippet behind the claim printed its recorded output",
+    Verdict.HOLDS_OUTPUT_DIFFERS: "it printed something else, which leaves the claim true",
+    Verdict.DOES_NOT_HOLD: "what it printed contradicts the claim; what holds instead is said",
+    Verdict.NOT_OBSERVABLE: "this release or backend cannot show it",
+    Verdict.ABSENT: "the API the claim is about does not exist in that release",
+    Verdict.NOT_RUN: "no ledger entry, or the release does not install here",
+    Verdict.STALE: "verified with another snippet or recorded output than today's",
+    Verdict.FAILS: "the release printed what nobody has explained yet",
 }
 PIECE_MARKS = {
     PieceOutcome.IDENTICAL: "✓",
-    PieceOutcome.DIFFERS_AS_RECORDED: "≈",
+    PieceOutcome.DIFFERS_AS_RECORDED: "≠",
     PieceOutcome.ABSENT_AS_RECORDED: "–",
-    PieceOutcome.UNRECORDED_CHANGE: "✗",
+    PieceOutcome.UNRECORDED_CHANGE: "!",
 }
 
 
-class verification_matrix(nodes.General, nodes.Element):
-    """Placeholder for the matrix, filled in once every claim is known."""
+def css(verdict: Verdict) -> str:
+    """The class of a verdict's mark: ``jaxwaits-v-holds``, ``jaxwaits-v-does-not-hold`` …"""
+    return "jaxwaits-v-" + nodes.make_id(verdict.name.lower())
+
+
+def why_nodes(why: str) -> list[nodes.Node]:
+    """A maintainer's one-line reason, its `code spans` shown as code."""
+    parts = why.split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: show the text as written
+        return [nodes.Text(why)]
+    return [
+        nodes.literal(part, part) if i % 2 else nodes.Text(part)
+        for i, part in enumerate(parts)
+        if part
+    ]
+
+
+def plain(why: str) -> str:
+    """The reason as plain text, for a tooltip."""
+    return why.replace("`", "")
+
+
+def release_id(release: str) -> str:
+    return nodes.make_id(f"release-{release}")
+
+
+@dataclass(frozen=True)
+class Group:
+    """Consecutive releases that agree on every claim's verdict and every piece's outcome."""
+
+    releases: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        first, last = self.releases[0], self.releases[-1]
+        return first if first == last else f"{first} – {last}"
+
+    @property
+    def anchor(self) -> str:
+        return release_id(self.releases[0])
+
+    @property
+    def anchors(self) -> list[str]:
+        return [release_id(release) for release in self.releases]
+
+
+def _pieces(found: Inputs, release: str) -> dict[str, PieceOutcome | None]:
+    by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
+    verification = by_release.get(release)
+    names = sorted({name for v in found.ledger for name in v.pieces})
+    return {
+        n: verification.pieces[n].outcome if verification and n in verification.pieces else None
+        for n in names
+    }
+
+
+def groups(found: Inputs) -> list[Group]:
+    """The releases of the universe, folded where consecutive ones agree on everything; newest
+    first, as readers look for theirs."""
+    releases = list(next(iter(found.verdicts.values()), {}))
+    folded: list[list[str]] = []
+    previous = None
+    for release in releases:
+        column = (
+            tuple((cid, found.verdicts[cid][release]) for cid in sorted(found.verdicts)),
+            tuple(_pieces(found, release).items()),
+        )
+        if folded and column == previous:
+            folded[-1].append(release)
+        else:
+            folded.append([release])
+        previous = column
+    return [Group(tuple(g)) for g in reversed(folded)]
 
 
 class MatrixDirective(SphinxDirective):
-    """The matrix; the page is re-read whenever the ledger changes (see ``claims``)."""
+    """``{verification-matrix}``: the legend, the two tables, and a section per release group."""
 
     def run(self) -> list[nodes.Node]:
-        return [verification_matrix()]
+        found = inputs(self.env.app)
+        if not found.ledger:
+            return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
+        folded = groups(found)
+        return [
+            _legend(),
+            _claims_table(found, folded, self.env.docname),
+            _pieces_table(found, folded),
+            *_sections(found, folded),
+        ]
 
 
-def anchor(verification: ledger.Verification, name: str) -> str:
-    return nodes.make_id(f"v-{verification.platform.jax}-{verification.platform.backend}-{name}")
+def _legend() -> nodes.Element:
+    items = nodes.bullet_list(classes=["jaxwaits-legend"])
+    for verdict, mark in MARKS.items():
+        para = nodes.paragraph()
+        para += nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict)])
+        para += nodes.strong(f" {verdict.value}", f" {verdict.value}")
+        para += nodes.Text(f": {MEANING[verdict]}.")
+        items += nodes.list_item("", para)
+    return items
 
 
-def _table(header: list[str], rows: list[list[nodes.Node]], first: int = 4) -> nodes.table:
+def _table(header: list[nodes.Node], rows: list[list[nodes.Node]]) -> nodes.container:
     table = nodes.table(classes=["jaxwaits-matrix"])
     group = nodes.tgroup(cols=len(header))
     table += group
     for i in range(len(header)):
-        group += nodes.colspec(colwidth=first if i == 0 else 1)
+        group += nodes.colspec(colwidth=4 if i == 0 else 1)
     head = nodes.thead()
     group += head
     body = nodes.tbody()
     group += body
-    for target, cells in ((head, [[nodes.Text(h)] for h in header]), *((body, r) for r in rows)):
+    for target, cells in ((head, header), *((body, r) for r in rows)):
         row = nodes.row()
         for content in cells:
-            entry = nodes.entry()
-            para = nodes.paragraph()
-            para += content
-            entry += para
-            row += entry
+            row += nodes.entry("", nodes.paragraph("", "", content))
         target += row
-    return table
+    return nodes.container("", table, classes=["jaxwaits-scroll"])
 
 
-def _mark(symbol: str, title: str, target: str | None) -> list[nodes.Node]:
-    if target is None:
-        return [nodes.inline(symbol, symbol, classes=["jaxwaits-mark"])]
-    ref = nodes.reference(symbol, symbol, refid=target, reftitle=title, classes=["jaxwaits-mark"])
-    return [ref]
+def _header(folded: list[Group]) -> list[nodes.Node]:
+    cells: list[nodes.Node] = [nodes.Text("claim")]
+    for group in folded:
+        ref = nodes.reference(group.label, group.label, refid=group.anchor)
+        cells.append(ref)
+    return cells
 
 
-def build(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
-    found = inputs(app)
-    verifications, claims = found.ledger, found.registry.claims
-    if not verifications:
-        return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
-    header = [v.platform.jax for v in verifications]
-    pythons: list[list[nodes.Node]] = [[nodes.emphasis("Python", "Python")]]
-    pythons += [[nodes.Text(v.platform.python)] for v in verifications]
-    claim_rows = [pythons]
-    for claim_id in sorted(claims):
-        evidence = claims[claim_id].evidence
-        uri = app.builder.get_relative_uri(fromdoc, f"{PAGES}/{claim_id}")
-        link = nodes.reference("", "", nodes.literal(claim_id, claim_id), refuri=uri)
-        row: list[list[nodes.Node]] = [[link]]
-        for v in verifications:
-            verdict = claim_verdict(v, evidence, claims[claim_id].needs)
-            notable = [
-                n for n in evidence if n in v.snippets and v.snippets[n].outcome != Outcome.MATCHED
-            ]
-            target = anchor(v, notable[0]) if notable else None
-            row.append(_mark(MARKS[verdict], f"{verdict.value} on {v.platform.jax}", target))
-        claim_rows.append(row)
-    pieces = sorted({name for v in verifications for name in v.pieces})
-    piece_rows = []
-    for piece in pieces:
-        row = [[nodes.literal(piece, piece)]]
-        for v in verifications:
-            entry = v.pieces.get(piece)
-            if entry is None:
-                row.append(_mark("·", "not checked", None))
+def _claims_table(found: Inputs, folded: list[Group], docname: str) -> nodes.Element:
+    rows = []
+    for claim_id in sorted(found.verdicts):
+        link = addnodes.pending_xref(
+            "",
+            nodes.literal(claim_id, claim_id),
+            refdomain="std",
+            reftype="doc",
+            reftarget=f"/{PAGES}/{claim_id}",
+            refexplicit=True,
+            refdoc=docname,
+        )
+        row: list[nodes.Node] = [link]
+        for group in folded:
+            verdict = found.verdicts[claim_id][group.releases[0]]
+            row.append(_mark(verdict, group))
+        rows.append(row)
+    return _table(_header(folded), rows)
+
+
+def _mark(verdict: ClaimVerdict, group: Group) -> nodes.Node:
+    mark = MARKS[verdict.verdict]
+    title = f"{verdict.verdict.value} on {group.label}" + (
+        f": {plain(verdict.why)}" if verdict.why else ""
+    )
+    return nodes.reference(
+        mark,
+        mark,
+        refid=group.anchor,
+        reftitle=title,
+        classes=["jaxwaits-mark", css(verdict.verdict)],
+    )
+
+
+def _pieces_table(found: Inputs, folded: list[Group]) -> nodes.Element:
+    names = sorted({name for v in found.ledger for name in v.pieces})
+    rows = []
+    for name in names:
+        row: list[nodes.Node] = [nodes.literal(name, name)]
+        for group in folded:
+            outcome = _pieces(found, group.releases[0]).get(name)
+            mark = PIECE_MARKS[outcome] if outcome else "?"
+            label = outcome.value if outcome else "not checked"
+            row.append(
+                nodes.reference(
+                    mark, mark, refid=group.anchor, reftitle=label, classes=["jaxwaits-mark"]
+                )
+            )
+        rows.append(row)
+    header = [nodes.Text("vendored piece"), *_header(folded)[1:]]
+    return _table(header, rows)
+
+
+def _sections(found: Inputs, folded: list[Group]) -> list[nodes.section]:
+    by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
+    out = []
+    for group in folded:
+        section = nodes.section(ids=group.anchors, names=[group.anchor])
+        section += nodes.title("", f"jax {group.label}")
+        count = len(group.releases)
+        yanked = [r for r in group.releases if r in found.universe.yanked]
+        said = (f"{count} releases: {', '.join(group.releases)}" if count > 1 else "1 release") + (
+            f"; yanked from PyPI: {', '.join(yanked)}" if yanked else ""
+        )
+        section += nodes.paragraph(text=said + ".")
+        first = by_release.get(group.releases[0])
+        if first is None or first.not_installable:
+            why = first.not_installable if first else "The ledger has no entry for it"
+            section += nodes.paragraph(text=f"{why}: no claim is verified on it.")
+            out.append(section)
+            continue
+        notable = nodes.bullet_list()
+        for claim_id in sorted(found.verdicts):
+            verdict = found.verdicts[claim_id][group.releases[0]]
+            if verdict.verdict is Verdict.HOLDS:
                 continue
-            target = None if entry.outcome is PieceOutcome.IDENTICAL else anchor(v, piece)
-            row.append(_mark(PIECE_MARKS[entry.outcome], entry.outcome.value, target))
-        piece_rows.append(row)
-    out: list[nodes.Node] = [
-        nodes.paragraph(
-            text="Claims: ✓ holds · ≈ differs as recorded for that release · "
-            "✗ fails · blank dot: verified before the claim's snippet existed · n/a: the claim "
-            "needs another backend (it is not observable on this one)."
-        ),
-        _table(["claim", *header], claim_rows),
-    ]
-    if piece_rows:
-        out += [
-            nodes.paragraph(
-                text="Vendored pieces: ✓ identical upstream · ≈ differs as the manifest records · "
-                "– absent, as the manifest records · ✗ an unrecorded change."
-            ),
-            _table(["piece", *header], piece_rows),
-        ]
-    out += _details(verifications)
+            para = nodes.paragraph()
+            para += nodes.inline(
+                "", MARKS[verdict.verdict], classes=["jaxwaits-mark", css(verdict.verdict)]
+            )
+            para += nodes.Text(" ")
+            para += nodes.literal(claim_id, claim_id)
+            para += nodes.Text(f": {verdict.verdict.value}" + (". " if verdict.why else ""))
+            para += why_nodes(verdict.why)
+            notable += nodes.list_item("", para)
+        if len(notable):
+            section += notable
+        else:
+            section += nodes.paragraph(text="Every claim holds as recorded.")
+        section += _differences(first)
+        out.append(section)
     return out
 
 
-def _details(verifications: list[ledger.Verification]) -> list[nodes.Node]:
+def _differences(verification: Verification) -> list[nodes.Node]:
+    """What the first release of a group printed where it differs, and each piece's change."""
     out: list[nodes.Node] = []
-    for v in verifications:
-        notable: dict[str, ledger.SnippetEntry | ledger.PieceEntry] = {
-            **{k: e for k, e in v.snippets.items() if e.outcome is not Outcome.MATCHED},
-            **{k: e for k, e in v.pieces.items() if e.outcome is not PieceOutcome.IDENTICAL},
-        }
-        if not notable:
-            continue
-        out.append(nodes.rubric(text=v.platform.describe()))
-        for name, entry in sorted(notable.items()):
-            para = nodes.paragraph(ids=[anchor(v, name)])
-            para += nodes.literal(name, name)
-            para += nodes.Text(f": {entry.outcome.value}")
-            out.append(para)
-            if entry.detail:
-                out.append(nodes.literal_block(entry.detail, entry.detail, language="diff"))
+    entries = [
+        *(
+            (name, e.outcome.value, e.detail)
+            for name, e in sorted(verification.snippets.items())
+            if e.outcome is not Outcome.MATCHED
+        ),
+        *(
+            (name, e.outcome.value, e.detail)
+            for name, e in sorted(verification.pieces.items())
+            if e.outcome is not PieceOutcome.IDENTICAL
+        ),
+    ]
+    for name, outcome, detail in entries:
+        para = nodes.paragraph()
+        para += nodes.literal(name, name)
+        para += nodes.Text(f": {outcome} on jax {verification.platform.jax}")
+        out.append(para)
+        if detail:
+            out.append(nodes.literal_block(detail, detail, language="diff"))
     return out
 
 
 def setup(app: Sphinx) -> None:
     app.add_directive("verification-matrix", MatrixDirective)
-    app.add_node(verification_matrix)

@@ -24,18 +24,24 @@ from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.runner import Outcome
 from jaxwaits.project import Project
 from jaxwaits.releases.ledger import Verification
+from jaxwaits.releases.universe import Universe
+from jaxwaits.releases.verdicts import ClaimVerdict
 
 ATTRIBUTE = "jaxwaits_site"
+VERSION = 2  # of these classes as pickled with the environment: bump it when they change
 
 
 @dataclass(frozen=True)
 class Inputs:
-    """Read once per build, before any page."""
+    """Read once per build, before any page: the checkout, the ledger, the universe of
+    releases, and every claim's verdict on every release of it."""
 
     project: Project
     registry: Registry
     ledger: list[Verification]
     platform: Platform
+    universe: Universe
+    verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
 
 
 @dataclass(frozen=True)
@@ -58,14 +64,26 @@ class Citation:
     label: str  # e.g. "L645" for a line of an annotated piece; empty for a plain anchor
 
 
+@dataclass(frozen=True)
+class CitedBoundary:
+    """A ``{changed-in}`` role: a release named in prose, and what changed there."""
+
+    release: str
+    target: str  # a snippet, a claim ID or a vendored piece
+    line: int | None
+
+
 @dataclass
 class PageFacts:
-    """What one page contributed: its claims' rendered statements (by ID, with the line of the
-    declaration), its snippet cells, and its citations."""
+    """What one page contributed: its claims' rendered statements (by ID), its snippet cells,
+    its citations of claims, and the release boundaries its prose names (cited with
+    ``{changed-in}``, or in plain words: the words and their line)."""
 
     claims: dict[str, list[nodes.Node]] = field(default_factory=dict)
     cells: list[CellResult] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
+    boundaries: list[CitedBoundary] = field(default_factory=list)
+    plain_boundaries: list[tuple[str, int | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -74,7 +92,7 @@ class Site:
 
     inputs: Inputs | None = None
     pages: dict[str, PageFacts] = field(default_factory=dict)
-    ledger_seen: list[str] = field(default_factory=list)  # the ledger the pages were written for
+    verdicts_seen: str = ""  # the verdicts the pages were last read with
 
     def page(self, docname: str) -> PageFacts:
         return self.pages.setdefault(docname, PageFacts())
