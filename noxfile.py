@@ -24,7 +24,9 @@ nox.options.sessions = ["tests", "docs"]
 os.environ["UV_PYTHON_DOWNLOADS"] = "never"  # no Python downloads: find one on this machine
 os.environ["UV_COMPILE_BYTECODE"] = "1"  # each snippet imports JAX afresh; bytecode saves seconds
 
-BUILD_SITE = ("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
+# Pages are read two at a time or more: each executes its snippets in a kernel of its own.
+BUILD_SITE = ("sphinx-build", "-W", "--keep-going", "-j", "auto", "-b", "html")
+SITE = ("docs", "docs/_build/html")
 
 # The newest JAX needs Python >= 3.12; Read the Docs builds with 3.13.
 PYTHON = find_python("3.13") or find_python("3.12") or "3.13"
@@ -58,7 +60,7 @@ def tests(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the site into docs/_build/html, executing every snippet; warnings are errors."""
     install(session, "-e", ".[docs]")
-    session.run(*BUILD_SITE, *session.posargs)
+    session.run(*BUILD_SITE, *SITE, *session.posargs)
     session.run("python", "-m", "jaxwaits", "check-site", "docs/_build/html")
 
 
@@ -71,9 +73,10 @@ def record(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Wall time of the full re-check against each snippet alone, and of a warm docs rebuild."""
-    install(session, "-e", ".[docs]")
-    session.run("python", "benchmarks/recheck.py")
+    """Medians of wall and CPU time: snippets alone, the re-check through templates and fresh,
+    a warm and a clean docs build (`-- --matrix` adds the full matrix, `-- --repeat N`)."""
+    install(session, "-e", ".[docs]", "uv")
+    session.run("python", "benchmarks/bench.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

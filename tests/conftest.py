@@ -1,4 +1,5 @@
-"""Shared fixtures: the project, its manifest, and one parallel run of every snippet per session.
+"""Shared fixtures: the project, its manifest, the templates every test runs snippets through,
+and one parallel run of every snippet per session.
 
 Nothing is read at collection but file names, so one unreadable input fails the tests that need
 it, naming it, and every other test still runs.
@@ -6,6 +7,7 @@ it, naming it, and every other test still runs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.runner import Result, run_on
 from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.evidence.template import Templates
 from jaxwaits.pieces import manifest
 from jaxwaits.project import Project
 
@@ -42,7 +45,14 @@ def registry(project: Project) -> claims.Registry:
 
 
 @pytest.fixture(scope="session")
-def snippet_run(project: Project) -> tuple[dict[str, Result], Platform]:
-    """Every snippet, run once in a fresh interpreter, all in parallel."""
-    results, platform = run_on(load_snippets(project.snippets))
+def templates() -> Iterator[Templates]:
+    """One template per set of settings for the whole session, as the docs kernel keeps them."""
+    with Templates() as made:
+        yield made
+
+
+@pytest.fixture(scope="session")
+def snippet_run(project: Project, templates: Templates) -> tuple[dict[str, Result], Platform]:
+    """Every snippet, run once in a child of a template, all in parallel."""
+    results, platform = run_on(load_snippets(project.snippets), templates=templates)
     return {result.snippet.name: result for result in results}, platform

@@ -13,7 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ROOMS = ("docs", "snippets", "annotated_src", "tests")
 _SKIP = shutil.ignore_patterns("_build", "claim", "__pycache__", ".pytest_cache")
-SPHINX = ("-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", "docs/_build/html")
+SPHINX = ("-m", "sphinx", "-W", "--keep-going", "-j", "auto", "-q", "-b", "html")
+SITE = ("docs", "docs/_build/html")
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class Copy:
 
     def build(self) -> subprocess.CompletedProcess[str]:
         """The site, as ``nox -s docs`` builds it (warnings are errors, the build goes on)."""
-        return self.run(*SPHINX)
+        return self.run(*SPHINX, *SITE)
 
     def jaxwaits(self, *args: str) -> subprocess.CompletedProcess[str]:
         return self.run("-m", "jaxwaits", *args)

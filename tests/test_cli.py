@@ -15,6 +15,7 @@ from jaxwaits.evidence import report
 from jaxwaits.evidence.platform import probe
 from jaxwaits.evidence.runner import Outcome, run_snippets
 from jaxwaits.evidence.snippets import load_snippets, orphans, read_snippet
+from jaxwaits.evidence.template import Templates
 from jaxwaits.releases import ledger
 
 PAGE = """# Scratch
@@ -120,7 +121,7 @@ def test_bad_arguments_are_usage_errors(checkout: Path, capsys) -> None:
     assert "no snippet named nothing_by_that_name" in capsys.readouterr().err
 
 
-def test_a_varying_output_is_flaky(tmp_path: Path) -> None:
+def test_a_varying_output_is_flaky(tmp_path: Path, templates: Templates) -> None:
     counting = (
         "import pathlib\n"
         "count = pathlib.Path('count')\n"
@@ -130,7 +131,9 @@ def test_a_varying_output_is_flaky(tmp_path: Path) -> None:
     )
     (tmp_path / "counts.py").write_text(counting)
     (tmp_path / "counts.out").write_text("0\n")
-    (result,) = run_snippets([read_snippet(tmp_path / "counts.py")], repeat=3, jobs=1)
+    (result,) = run_snippets(
+        [read_snippet(tmp_path / "counts.py")], repeat=3, jobs=1, templates=templates
+    )
     assert result.outcome is Outcome.FLAKY
     assert [run.stdout for run in result.runs] == ["0\n", "1\n", "2\n"]
     assert "its output varied over 3 runs (3 versions)" in report.describe(result, None)

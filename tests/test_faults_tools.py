@@ -26,6 +26,7 @@ from jaxwaits.evidence import record, report
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.runner import Outcome, run_snippets
 from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.evidence.template import Templates
 from jaxwaits.pieces import manifest
 from jaxwaits.project import Project
 from jaxwaits.releases import index, ledger, wheels
@@ -44,10 +45,10 @@ def folder_of(tmp_path: Path, snippets: dict[str, tuple[str, str | None]]) -> Pa
 # 2. The runner reads output as the build does: one canonical text.
 
 
-def test_2_trailing_blanks_and_line_ends_do_not_count(tmp_path: Path) -> None:
+def test_2_trailing_blanks_and_line_ends_do_not_count(tmp_path: Path, templates: Templates) -> None:
     code = 'import sys\nprint("a:", end=" ")\nprint(True, " ")\nsys.stdout.write("b\\r\\n\\n")\n'
     folder = folder_of(tmp_path, {"ends": (code, "a: True\nb\n")})
-    (result,) = run_snippets(load_snippets(folder))
+    (result,) = run_snippets(load_snippets(folder), templates=templates)
     assert result.outcome is Outcome.MATCHED, report.describe(result, PLATFORM)
 
 
@@ -64,8 +65,8 @@ BAD_INPUTS = {
 
 
 @pytest.fixture
-def bad_results(tmp_path: Path) -> dict[str, object]:
-    found = run_snippets(load_snippets(folder_of(tmp_path, BAD_INPUTS)))
+def bad_results(tmp_path: Path, templates: Templates) -> dict[str, object]:
+    found = run_snippets(load_snippets(folder_of(tmp_path, BAD_INPUTS)), templates=templates)
     return {result.snippet.name: result for result in found}
 
 
@@ -91,12 +92,14 @@ def test_4_a_bad_setting_line_fails_its_snippet_naming_file_and_line(bad_results
     assert says in report.describe(result, PLATFORM)
 
 
-def test_4_a_recorded_output_that_is_not_utf8_fails_only_its_snippet(tmp_path: Path) -> None:
+def test_4_a_recorded_output_that_is_not_utf8_fails_only_its_snippet(
+    tmp_path: Path, templates: Templates
+) -> None:
     folder = folder_of(
         tmp_path, {"fine": ('print("fine")\n', "fine\n"), "raw": ("print(1)\n", "1\n")}
     )
     (folder / "raw.out").write_bytes(b"1\xfe\n")
-    results = {r.snippet.name: r for r in run_snippets(load_snippets(folder))}
+    results = {r.snippet.name: r for r in run_snippets(load_snippets(folder), templates=templates)}
     assert results["fine"].outcome is Outcome.MATCHED
     assert results["raw"].outcome is Outcome.INVALID
     message = report.describe(results["raw"], PLATFORM)
@@ -119,7 +122,7 @@ def test_4_pytest_collects_past_a_bad_snippet_and_names_it(tmp_path: Path) -> No
     (copy.root / "snippets" / "raw.py").write_bytes(b"print('\xff')\n")
     done = copy.run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_snippets.py")
     assert "error" not in done.stdout.splitlines()[-1], done.stdout
-    assert "2 failed, 6 passed" in done.stdout, done.stdout
+    assert "2 failed, 7 passed" in done.stdout, done.stdout
     assert "snippets/bad.py:1: '# timeout:' needs a number of seconds, got '90s'" in done.stdout
     assert "snippets/raw.py:1: byte 7 is not UTF-8" in done.stdout
 
@@ -188,9 +191,11 @@ def test_5_a_failed_write_leaves_the_old_file_whole(tmp_path: Path, full_disk) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.out"]  # no partial file left
 
 
-def test_5_record_and_the_ledger_write_whole_or_not_at_all(tmp_path: Path, full_disk) -> None:
+def test_5_record_and_the_ledger_write_whole_or_not_at_all(
+    tmp_path: Path, full_disk, templates: Templates
+) -> None:
     folder = folder_of(tmp_path, {"changed": ('print("new")\n', "old\n")})
-    found = run_snippets(load_snippets(folder), repeat=2)
+    found = run_snippets(load_snippets(folder), repeat=2, templates=templates)
     with pytest.raises(OSError, match="No space"):
         record.apply(found, PLATFORM)
     assert (folder / "changed.out").read_text() == "old\n"
@@ -315,18 +320,20 @@ def test_8_an_unknown_release_is_named(version, says, monkeypatch, capsys) -> No
     assert says in err and "Traceback" not in err
 
 
-def test_8_record_names_the_claims_of_a_snippet_it_could_not_record(tmp_path, capsys) -> None:
+def test_8_record_names_the_claims_of_a_snippet_it_could_not_record(
+    tmp_path, capsys, templates: Templates
+) -> None:
     folder = folder_of(tmp_path, {"raises": ("raise ValueError\n", "x\n")})
-    found = run_snippets(load_snippets(folder), repeat=2)
+    found = run_snippets(load_snippets(folder), repeat=2, templates=templates)
     lines, ok = record.apply(found, PLATFORM, backs={"raises": ["some-claim"]})
     assert not ok
     assert "snippet raises (snippets/raises.py; backs some-claim): raised" in "\n".join(lines)
 
 
-def test_8_a_flood_of_output_gives_a_short_message(tmp_path: Path) -> None:
+def test_8_a_flood_of_output_gives_a_short_message(tmp_path: Path, templates: Templates) -> None:
     code = "import sys\nsys.stdout.write(('y' * 99 + '\\n') * 500_000)\n"
     folder = folder_of(tmp_path, {"floods": (code, "nothing\n")})
-    (result,) = run_snippets(load_snippets(folder))
+    (result,) = run_snippets(load_snippets(folder), templates=templates)
     assert len(result.runs[0].stdout) == 50_000_000
     message = report.describe(result, PLATFORM)
     assert len(message) < 20_000

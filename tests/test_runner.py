@@ -1,4 +1,5 @@
-"""The runner survives a crash, a hang and an exception, and says which and where."""
+"""The runner survives a crash, a hang and an exception, and says which and where, whether a
+snippet runs in a template's child (the default) or in a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -8,10 +9,16 @@ import pytest
 
 from jaxwaits.evidence import record, report
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome, Result, run_snippets
+from jaxwaits.evidence.runner import Outcome, Result, Via, run_snippets
 from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.evidence.template import Templates
 
 PLATFORM = Platform(jax="0.0", jaxlib="0.0", python="3", backend="cpu")
+ENDS = """import atexit, threading, time
+atexit.register(print, "atexit ran")
+threading.Thread(target=lambda: (time.sleep(0.3), print("thread finished"))).start()
+print("main done")
+"""
 SNIPPETS = {
     "fine": ('print("fine")\n', "fine\n"),
     "differs": ('print("two")\n', "one\n"),
@@ -20,21 +27,31 @@ SNIPPETS = {
     "raises": ('raise ValueError("no")\n', ""),
     "unrecorded": ('print("new")\n', None),
     "env": ('# env: JAXWAITS_PROBE=set\nimport os\nprint(os.environ["JAXWAITS_PROBE"])\n', "set\n"),
+    "ends": (ENDS, "main done\nthread finished\natexit ran\n"),
 }
+
+
+def _write(folder: Path) -> Path:
+    for name, (code, out) in SNIPPETS.items():
+        (folder / f"{name}.py").write_text(code)
+        if out is not None:
+            (folder / f"{name}.out").write_text(out)
+    return folder
 
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    for name, (code, out) in SNIPPETS.items():
-        (tmp_path / f"{name}.py").write_text(code)
-        if out is not None:
-            (tmp_path / f"{name}.out").write_text(out)
-    return tmp_path
+    return _write(tmp_path)
 
 
-@pytest.fixture
-def results(folder: Path) -> dict[str, Result]:
-    found = run_snippets(load_snippets(folder))
+@pytest.fixture(scope="module", params=[False, True], ids=["template", "fresh"])
+def results(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, templates: Templates
+) -> dict[str, Result]:
+    """Each snippet run once each way; the tests only read the results."""
+    found = run_snippets(load_snippets(_write(tmp_path_factory.mktemp("run"))), fresh=request.param)
+    way = Via.FRESH if request.param else Via.TEMPLATE
+    assert {r.runs[0].via for r in found} == {way}, [r.runs[0].why_fresh for r in found]
     return {result.snippet.name: result for result in found}
 
 
@@ -47,6 +64,7 @@ def test_every_outcome_is_told_apart(results: dict[str, Result]) -> None:
         "raises": Outcome.RAISED,
         "unrecorded": Outcome.NO_RECORDING,
         "env": Outcome.MATCHED,
+        "ends": Outcome.MATCHED,  # an interpreter's end: threads joined, then atexit handlers
     }
 
 
@@ -71,11 +89,36 @@ def test_a_hang_is_killed_at_its_timeout(results: dict[str, Result]) -> None:
 
 
 def test_an_exception_shows_its_traceback(results: dict[str, Result]) -> None:
-    assert "ValueError: no" in report.describe(results["raises"], PLATFORM)
+    message = report.describe(results["raises"], PLATFORM)
+    assert "ValueError: no" in message and 'raises.py", line 1, in <module>' in message
+    assert "runpy" not in message and "template_server" not in message  # the snippet's frames
 
 
-def test_record_writes_only_clean_runs(folder: Path) -> None:
-    found = run_snippets(load_snippets(folder, ["differs", "raises", "unrecorded"]), repeat=2)
+def test_the_template_hands_each_run_a_process_of_its_own(
+    tmp_path: Path, templates: Templates
+) -> None:
+    probe = (
+        "import os, sys, jax\n"
+        "print(os.getpid() == os.getsid(0), os.path.basename(sys.argv[0]))\n"
+        "print(len(jax.devices()), os.environ.get('XLA_FLAGS', ''))\n"
+    )
+    (tmp_path / "probe.py").write_text(probe)
+    (tmp_path / "probe4.py").write_text(
+        "# env: XLA_FLAGS=--xla_force_host_platform_device_count=4\n" + probe
+    )
+    found = run_snippets(load_snippets(tmp_path), repeat=2, templates=templates)
+    said = {r.snippet.name: {run.stdout for run in r.runs} for r in found}
+    assert said == {
+        "probe": {"True probe.py\n1\n"},
+        "probe4": {"True probe4.py\n4 --xla_force_host_platform_device_count=4\n"},
+    }
+    assert all(run.via is Via.TEMPLATE for r in found for run in r.runs)
+
+
+def test_record_writes_only_clean_runs(folder: Path, templates: Templates) -> None:
+    found = run_snippets(
+        load_snippets(folder, ["differs", "raises", "unrecorded"]), repeat=2, templates=templates
+    )
     lines, ok = record.apply(found, PLATFORM)
     assert not ok
     assert (folder / "differs.out").read_text() == "two\n"

@@ -13,7 +13,8 @@ from pathlib import Path
 from jaxwaits.claims import cite, registry
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
-from jaxwaits.evidence.runner import children_die_with_us, run_on
+from jaxwaits.evidence.processes import children_die_with_us
+from jaxwaits.evidence.runner import run_on
 from jaxwaits.evidence.snippets import load_snippets, orphans
 from jaxwaits.pieces import drift, provenance
 from jaxwaits.project import Project, find_project
@@ -24,7 +25,9 @@ def _run(project: Project, args: argparse.Namespace) -> int:
     snippets = load_snippets(project.snippets, args.names)
     backs = registry.scan(project).backs()
     started = time.perf_counter()
-    results, platform = run_on(snippets, repeat=args.repeat, jobs=args.jobs, python=args.python)
+    results, platform = run_on(
+        snippets, repeat=args.repeat, jobs=args.jobs, python=args.python, fresh=args.fresh
+    )
     for result in results:
         print(report.describe(result, platform, backs.get(result.snippet.name, [])))
     print(report.summary(results, time.perf_counter() - started))
@@ -187,6 +190,11 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("names", nargs="*", help="snippet names (default: all)")
     run.add_argument(
         "--repeat", type=_positive, default=1, help="runs per snippet; varying = flaky"
+    )
+    run.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a new interpreter per run, instead of a child of a template that imported JAX",
     )
     run.set_defaults(handler=_run)
 

@@ -2,25 +2,31 @@
 myst-nb drives (see :mod:`jaxwaits.sphinxext.kernels`).
 
 A cell whose source is a snippet file is not executed in the kernel. It runs the snippet in a
-fresh interpreter through :func:`jaxwaits.evidence.runner.run_once`, exactly as the tests do (same
-environment, timeout, and crash and hang handling), and publishes one record of that run as the
-cell's only output. The build reads the record back and judges it as the tests judge theirs, so a
-snippet that raises, hangs or crashes costs only its own cell, and its output does not depend on
-where the kernel happened to flush.
+process of its own through :func:`jaxwaits.evidence.runner.run_once`, exactly as the tests do (a
+child of a template, same environment, timeout, and crash and hang handling), and publishes one
+record of that run as the cell's only output. The build reads the record back and judges it as
+the tests judge theirs, so a snippet that raises, hangs or crashes costs only its own cell, and
+its output does not depend on where the kernel happened to flush.
 
-Nothing here imports JAX: the kernel stays small, and each snippet gets a process of its own.
+Nothing here imports JAX: the kernel stays small. Its templates (one per set of ``# env:``
+settings) serve every snippet cell of the page and end with the kernel.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 from pathlib import Path
 from typing import Any
 
-from jaxwaits.evidence.runner import children_die_with_us, run_once
+from jaxwaits.evidence.processes import children_die_with_us
+from jaxwaits.evidence.runner import run_once
 from jaxwaits.evidence.snippets import read_snippet, snippet_paths
+from jaxwaits.evidence.template import Templates
 
 MARK = "jaxwaits-run"  # the key that tells a run record from any other output
+TEMPLATES = Templates()
+atexit.register(TEMPLATES.close)
 
 
 def record(name: str, run: dict[str, Any] | None) -> str:
@@ -36,7 +42,7 @@ def run(path: str) -> None:
     outcome = None
     if not snippet.problems:
         with children_die_with_us():
-            outcome = run_once(snippet).as_dict()
+            outcome = run_once(snippet, templates=TEMPLATES).as_dict()
     display({"text/plain": record(snippet.name, outcome)}, raw=True)
 
 

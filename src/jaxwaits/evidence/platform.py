@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass
 
-_PROBE = """
+PROBE = """
 import json, platform, jax, jaxlib
 print(json.dumps({
     "jax": jax.__version__,
@@ -37,8 +37,13 @@ class Platform:
 def probe(python: str = sys.executable, env: dict[str, str] | None = None) -> Platform:
     """Ask ``python`` for its JAX and jaxlib versions, Python version and default backend."""
     done = subprocess.run(
-        [python, "-c", _PROBE], capture_output=True, text=True, env=env, timeout=120, check=False
+        [python, "-c", PROBE], capture_output=True, text=True, env=env, timeout=120, check=False
     )
-    if done.returncode != 0:
-        raise RuntimeError(f"{python} could not import jax:\n{done.stderr.strip()}")
-    return Platform(**json.loads(done.stdout.strip().splitlines()[-1]))
+    return answer(python, done.returncode, done.stdout, done.stderr)
+
+
+def answer(python: str, returncode: int | None, stdout: str, stderr: str) -> Platform:
+    """The platform that :data:`PROBE` printed, run by ``python``."""
+    if returncode != 0:
+        raise RuntimeError(f"{python} could not import jax:\n{stderr.strip()}")
+    return Platform(**json.loads(stdout.strip().splitlines()[-1]))

@@ -68,7 +68,11 @@ def describe(
     where = f"snippets/{snippet.path.name}"
     backs = f"backs {', '.join(claims)}" if claims else "backs no claim"
     on = f" on {platform.describe()}" if platform else ""
-    head = f"snippet {snippet.name} ({where}; {backs}): {outcome.value}{on}"
+    ran = result.runs[0] if result.runs else None
+    way = f", in {ran.via.value}" if ran else ""
+    if ran and ran.why_fresh:
+        way += f" ({ran.why_fresh})"
+    head = f"snippet {snippet.name} ({where}; {backs}): {outcome.value}{on}{way}"
     if outcome.passed:
         return head
     if outcome is Outcome.INVALID:
@@ -109,9 +113,14 @@ def describe(
 
 
 def summary(results: Sequence[Result], seconds: float) -> str:
-    """One line: how many snippets had each outcome, and the wall time."""
+    """One line: how many snippets had each outcome, the wall time, and which way they ran."""
     counts: dict[str, int] = {}
     for result in results:
         counts[result.outcome.value] = counts.get(result.outcome.value, 0) + 1
     parts = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
-    return f"{len(results)} snippets: {parts} in {seconds:.1f} s"
+    ways: dict[str, int] = {}
+    for result in results:
+        for run in result.runs[:1]:
+            ways[run.via.value] = ways.get(run.via.value, 0) + 1
+    ran = "; ".join(f"{n} in {way}" for way, n in sorted(ways.items()))
+    return f"{len(results)} snippets: {parts} in {seconds:.1f} s" + (f" ({ran})" if ran else "")

@@ -1,10 +1,11 @@
-"""Run snippets, each in a fresh interpreter, several at once.
+"""Run snippets, several at once, each in a process of its own, and judge what they printed.
 
-A fresh process per run means no runtime state leaks from one snippet to the next, a snippet's
-``# env:`` settings apply before JAX starts, and a snippet that crashes the interpreter or hangs
-costs only its own result. Each run has its own process group, killed whole at its timeout; if
-the runner is interrupted (Ctrl-C) or told to stop (SIGTERM, SIGHUP), every running snippet is
-killed with it.
+By default a run is a child forked from a template that has imported JAX already
+(:mod:`jaxwaits.evidence.template`); ``fresh=True`` starts a new interpreter per run instead
+(:func:`jaxwaits.evidence.processes.run_fresh`). Either way the process is new for everything the
+snippet can observe, its ``# env:`` settings were applied before JAX was imported, it runs in a
+session of its own that is killed whole at its timeout, and a crash or a hang costs only its own
+result. Each run says which way it ran.
 """
 
 from __future__ import annotations
@@ -12,21 +13,20 @@ from __future__ import annotations
 import enum
 import os
 import signal
-import subprocess
 import sys
-import threading
-import time
+import tempfile
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from types import FrameType
+from typing import Any
 
-from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.output import canonical, decode
-from jaxwaits.evidence.platform import Platform, probe
-from jaxwaits.evidence.snippets import Snippet
+from jaxwaits.evidence.platform import PROBE, Platform, answer, probe
+from jaxwaits.evidence.processes import Exit, children_die_with_us, environment, run_fresh
+from jaxwaits.evidence.snippets import Snippet, read_snippet
+from jaxwaits.evidence.template import Template, TemplateFailed, Templates
 
 
 class Outcome(enum.Enum):
@@ -43,6 +43,7 @@ class Outcome(enum.Enum):
     NOT_UTF8 = "printed bytes that are not UTF-8"
     FLAKY = "flaky"
     INVALID = "invalid settings"
+    SPLIT = "printed otherwise in a fresh interpreter"  # than in a template's child
     ENV_MISMATCH = "environment mismatch"  # the build only: the page's kernel sets another env
     NOT_RUN = "not run in this build"  # the build only: the cell did not run the snippet
 
@@ -56,6 +57,13 @@ class Outcome(enum.Enum):
         return self.passed or self in (Outcome.DIFFERS, Outcome.NO_RECORDING)
 
 
+class Via(enum.Enum):
+    """Which way a snippet ran."""
+
+    TEMPLATE = "a template's child"
+    FRESH = "a fresh interpreter"
+
+
 @dataclass(frozen=True)
 class Run:
     """One execution of a snippet; ``stdout`` is in canonical form
@@ -66,6 +74,26 @@ class Run:
     returncode: int | None  # None when it was killed for running past its timeout
     seconds: float
     bad_byte: int | None = None  # the first byte of stdout that is not UTF-8
+    via: Via = Via.FRESH
+    why_fresh: str = ""  # why it did not run in a template when one was asked for
+
+    @classmethod
+    def of(cls, finished: Exit, via: Via, why_fresh: str = "") -> Run:
+        printed = decode(finished.stdout)
+        stderr = decode(finished.stderr).text
+        return cls(
+            canonical(printed.text),
+            stderr,
+            finished.returncode,
+            finished.seconds,
+            printed.bad_byte,
+            via,
+            why_fresh,
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Run:
+        return cls(**{**data, "via": Via(data.get("via", Via.FRESH.value))})
 
     @property
     def failure(self) -> Outcome | None:
@@ -90,7 +118,7 @@ class Run:
             return f"signal {-self.returncode}"
 
     def as_dict(self) -> dict[str, object]:
-        return asdict(self)
+        return {**asdict(self), "via": self.via.value}
 
 
 @dataclass(frozen=True)
@@ -124,138 +152,43 @@ class Result:
         return next((run for run in self.runs if run.failure), self.runs[0] if self.runs else None)
 
 
-class _Children:
-    """The process groups of the snippets running now, so that they can be killed together."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._groups: set[int] = set()
-        self._executions = 0
-        self._stopping = False
-
-    @contextmanager
-    def execution(self) -> Iterator[None]:
-        with self._lock:
-            if self._executions == 0:
-                self._stopping = False
-            self._executions += 1
-        try:
-            yield
-        except BaseException:
-            self.kill_all()
-            raise
-        finally:
-            with self._lock:
-                self._executions -= 1
-
-    def start(self, command: list[str], **options: object) -> subprocess.Popen[bytes] | None:
-        """Start a snippet in a group of its own, unless everything is being stopped."""
-        with self._lock:
-            if self._stopping:
-                return None
-            try:
-                process = subprocess.Popen(command, start_new_session=True, **options)  # type: ignore[call-overload]
-            except OSError as error:
-                raise JaxwaitsError(f"cannot start {command[0]}: {error.strerror}") from None
-            self._groups.add(process.pid)
-            return process
-
-    def done(self, process: subprocess.Popen[bytes]) -> None:
-        with self._lock:
-            self._groups.discard(process.pid)
-
-    def kill_all(self) -> None:
-        with self._lock:
-            self._stopping = True
-            groups = list(self._groups)
-        for group in groups:
-            kill_group(group)
-
-
-CHILDREN = _Children()
-
-
-def kill_group(group: int) -> None:
+def run_once(
+    snippet: Snippet,
+    python: str = sys.executable,
+    cwd: Path | None = None,
+    templates: Templates | None = None,
+) -> Run:
+    """Run ``snippet`` once: in a child of the template for ``python`` and its settings, if
+    ``templates`` is given and that template could start; in a fresh ``python`` otherwise."""
+    where = cwd or snippet.path.parent
+    if templates is None:
+        return Run.of(run_fresh(snippet, python, where), Via.FRESH)
+    template = templates.get(python, environment(snippet.env))
+    if not isinstance(template, Template):
+        return Run.of(run_fresh(snippet, python, where), Via.FRESH, str(template))
     try:
-        os.killpg(group, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # already gone
-
-
-@contextmanager
-def children_die_with_us() -> Iterator[None]:
-    """While this holds, a SIGTERM or SIGHUP first kills every running snippet, then acts as it
-    would have; an exception (Ctrl-C's KeyboardInterrupt included) kills them too."""
-    previous: dict[int, object] = {}
-
-    def stop(signum: int, _frame: FrameType | None) -> None:
-        CHILDREN.kill_all()
-        for number, handler in previous.items():
-            signal.signal(number, handler)  # type: ignore[arg-type]
-        os.kill(os.getpid(), signum)
-
-    if threading.current_thread() is threading.main_thread():
-        for number in (signal.SIGTERM, signal.SIGHUP):
-            previous[number] = signal.signal(number, stop)
-    try:
-        with CHILDREN.execution():
-            yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)  # type: ignore[arg-type]
-
-
-_COLOUR = {"FORCE_COLOR", "CLICOLOR_FORCE", "PY_COLORS"}  # dropped: tracebacks stay plain text
-_PLAIN = {"PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1", "PYTHON_COLORS": "0", "NO_COLOR": "1"}
-
-
-def _environment(snippet: Snippet) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in _COLOUR}
-    return {**env, **_PLAIN, **snippet.env}
-
-
-def run_once(snippet: Snippet, python: str = sys.executable, cwd: Path | None = None) -> Run:
-    """Run ``snippet`` in a fresh ``python``; kill it (and its children) past its timeout."""
-    started = time.perf_counter()
-    process = CHILDREN.start(
-        [python, str(snippet.path)],
-        cwd=cwd or snippet.path.parent,
-        env=_environment(snippet),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    if process is None:
-        return Run("", "not started: the runner was stopped\n", None, 0.0)
-    with process:
-        try:
-            stdout, stderr = process.communicate(timeout=snippet.timeout)
-            returncode: int | None = process.returncode
-        except subprocess.TimeoutExpired:
-            kill_group(process.pid)
-            stdout, stderr = process.communicate()
-            returncode = None
-        finally:
-            CHILDREN.done(process)
-    printed = decode(stdout)
-    return Run(
-        canonical(printed.text),
-        decode(stderr).text,
-        returncode,
-        time.perf_counter() - started,
-        printed.bad_byte,
-    )
+        return Run.of(template.run(snippet, where, snippet.env), Via.TEMPLATE)
+    except TemplateFailed as error:  # the run is lost, not the snippet: run it afresh
+        return Run.of(run_fresh(snippet, python, where), Via.FRESH, str(error))
 
 
 def _execute(
-    snippets: list[Snippet], repeat: int, jobs: int | None, python: str
+    snippets: list[Snippet],
+    repeat: int,
+    jobs: int | None,
+    python: str,
+    templates: Templates | None,
 ) -> list[tuple[Run, ...]]:
     runnable = [snippet for snippet in snippets if not snippet.problems]
     tasks = [snippet for snippet in runnable for _ in range(repeat)]
     pool = ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1)
     try:
-        with children_die_with_us():
-            futures = [pool.submit(run_once, snippet, python) for snippet in tasks]
+        with children_die_with_us():  # an interruption kills the runs before anything waits
+            if templates is not None:  # started side by side, before the first run needs one
+                settings = {tuple(sorted(s.env.items())): s.env for s in runnable}
+                for env in settings.values():
+                    pool.submit(templates.get, python, environment(env))
+            futures = [pool.submit(run_once, snippet, python, None, templates) for snippet in tasks]
             runs = [future.result() for future in futures]
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -264,6 +197,33 @@ def _execute(
         pool.shutdown(wait=True)
     by_snippet = {id(s): tuple(runs[i * repeat : (i + 1) * repeat]) for i, s in enumerate(runnable)}
     return [by_snippet.get(id(snippet), ()) for snippet in snippets]
+
+
+def _platform(python: str, templates: Templates | None) -> Platform:
+    """Which JAX ``python`` has, asked in a child of its template if there is one (sparing an
+    interpreter and an ``import jax``), else in a fresh interpreter."""
+    template = templates.get(python, environment({})) if templates else None
+    if not isinstance(template, Template):
+        return probe(python)
+    with tempfile.TemporaryDirectory(prefix="jaxwaits-probe-") as folder:
+        path = Path(folder, "probe.py")
+        path.write_text(PROBE, encoding="utf-8")
+        try:
+            done = template.run(read_snippet(path), Path(folder), {})
+        except TemplateFailed:
+            return probe(python)
+    return answer(python, done.returncode, decode(done.stdout).text, decode(done.stderr).text)
+
+
+@contextmanager
+def _templates(given: Templates | None, fresh: bool) -> Iterator[Templates | None]:
+    """The templates to run through: none if ``fresh``; else those given, or some made for
+    this batch and closed after it."""
+    if fresh or given is not None:
+        yield None if fresh else given
+        return
+    with Templates() as made:
+        yield made
 
 
 def judge(snippet: Snippet, runs: tuple[Run, ...], jax_version: str | None) -> Result:
@@ -279,15 +239,20 @@ def run_snippets(
     repeat: int = 1,
     jobs: int | None = None,
     python: str = sys.executable,
+    fresh: bool = False,
+    templates: Templates | None = None,
 ) -> list[Result]:
     """Run every snippet ``repeat`` times, ``jobs`` processes at once (default: one per core),
-    and judge each against the output expected on ``jax_version`` (default: the recorded one).
+    through templates unless ``fresh``, and judge each against the output expected on
+    ``jax_version`` (default: the recorded one). Pass ``templates`` to keep them for later
+    batches; by default they last for this one.
 
     Results come back in the order the snippets were given; a snippet with invalid settings is
     judged without running.
     """
     snippets = list(snippets)
-    runs = _execute(snippets, repeat, jobs, python)
+    with _templates(templates, fresh) as chosen:
+        runs = _execute(snippets, repeat, jobs, python, chosen)
     return [judge(snippet, run, jax_version) for snippet, run in zip(snippets, runs, strict=True)]
 
 
@@ -297,12 +262,14 @@ def run_on(
     repeat: int = 1,
     jobs: int | None = None,
     python: str = sys.executable,
+    fresh: bool = False,
+    templates: Templates | None = None,
 ) -> tuple[list[Result], Platform]:
     """Run the snippets on ``python`` while asking it which JAX it has; judge them for that JAX."""
     snippets = list(snippets)
-    with ThreadPoolExecutor(max_workers=1) as side:
-        asked = side.submit(probe, python)
-        runs = _execute(snippets, repeat, jobs, python)
+    with ThreadPoolExecutor(max_workers=1) as side, _templates(templates, fresh) as chosen:
+        asked = side.submit(_platform, python, chosen)
+        runs = _execute(snippets, repeat, jobs, python, chosen)
     platform = asked.result()
     results = [
         judge(snippet, run, platform.jax) for snippet, run in zip(snippets, runs, strict=True)

@@ -31,13 +31,15 @@ from jaxwaits.pieces.manifest import Manifest
 @dataclass(frozen=True)
 class SnippetEntry:
     """What one snippet showed on one release: its outcome (with the diff or the report), the
-    fingerprint of the snippet and outputs it was judged against, and a hash of what it printed
-    (so that two releases can be told to have printed the same or not)."""
+    fingerprint of the snippet and outputs it was judged against, a hash of what it printed
+    (so that two releases can be told to have printed the same or not), and whether a fresh
+    interpreter was seen to print the same as a template's child."""
 
     outcome: Outcome
     detail: str = ""
     fingerprint: str = ""
     printed: str = ""
+    same_when_fresh: bool = False  # a fresh interpreter printed what the template's child did
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class Verification:
         data["snippets"] = {
             name: {"status": e.outcome.value, "detail": e.detail}
             | {"fingerprint": e.fingerprint, "printed": e.printed}
+            | {"same_when_fresh": e.same_when_fresh}
             for name, e in sorted(self.snippets.items())
         }
         data["pieces"] = {
@@ -93,6 +96,7 @@ class Verification:
                     v["detail"],
                     v.get("fingerprint", ""),
                     v.get("printed", ""),
+                    bool(v.get("same_when_fresh", False)),
                 )
                 for k, v in data["snippets"].items()
             },

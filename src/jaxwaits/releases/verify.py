@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from packaging.version import Version
 
@@ -55,16 +55,20 @@ def verify(
 ) -> Verification:
     """What every snippet printed on ``python``'s JAX, and how each vendored piece compares
     (``backs``: the claims of each snippet, for the reports). With ``only``, just those snippets
-    run, and the others keep the entries the ledger holds for that release."""
+    run, and the others keep the entries the ledger holds for that release.
+
+    Snippets run in children of templates; each is also run once in a fresh interpreter, unless
+    the ledger already saw both ways agree on this release for what it prints now. A snippet
+    that prints otherwise in a fresh interpreter fails, with the difference."""
     snippets = [s for s in load_snippets(project.snippets) if only is None or s.name in only]
     results, platform = run_on(snippets, python=python, jobs=jobs)
+    kept = ledger.read(project.verified)[0]
+    before = next((v.snippets for v in kept if v.platform == platform), {})
     entries = {}
     if only is not None:
-        kept = ledger.read(project.verified)[0]
-        before = next((v for v in kept if v.platform == platform), None)
         names = {s.name for s in load_snippets(project.snippets)}
-        if before is not None:
-            entries = {n: e for n, e in before.snippets.items() if n in names and n not in only}
+        entries = {n: e for n, e in before.items() if n in names and n not in only}
+    now = {}
     for result in results:
         name = result.snippet.name
         fix = None
@@ -73,11 +77,46 @@ def verify(
                 f"record it as a known difference of jax {platform.jax}: "
                 f"nox -s verify -- {platform.jax} --record-known {name}"
             )
-        entries[name] = snippet_entry(result, platform.jax, backs.get(name, ()), fix)
-    _, verdicts = drift.check(project, python)
-    pieces = {v.piece: PieceEntry(v.outcome, v.message) for v in verdicts}
+        now[name] = snippet_entry(result, platform.jax, backs.get(name, ()), fix)
+    unchecked = [
+        r.snippet
+        for r in results
+        if not _seen_agreeing(before.get(r.snippet.name), now[r.snippet.name])
+    ]
+    again = run_on(unchecked, python=python, jobs=jobs, fresh=True)[0] if unchecked else []
+    fresh = {result.snippet.name: result for result in again}
+    for result in results:
+        name = result.snippet.name
+        entries[name] = _both_ways(now[name], result, fresh.get(name))
+    _, pieces_found = drift.check(project, python)
+    pieces = {v.piece: PieceEntry(v.outcome, v.message) for v in pieces_found}
     yanked = platform.jax in universe.load(project).yanked
     return Verification(platform, entries, pieces, yanked=yanked)
+
+
+def _seen_agreeing(before: SnippetEntry | None, now: SnippetEntry) -> bool:
+    """Whether the ledger saw both ways print, on this release, what the snippet printed now."""
+    return (
+        before is not None
+        and before.same_when_fresh
+        and bool(now.printed)
+        and (before.fingerprint, before.printed) == (now.fingerprint, now.printed)
+    )
+
+
+def _both_ways(entry: SnippetEntry, result: Result, fresh: Result | None) -> SnippetEntry:
+    """The entry, marked as seen the same in a fresh interpreter; or a failure saying how the
+    fresh interpreter differed."""
+    if fresh is None:  # seen agreeing before
+        return replace(entry, same_when_fresh=True)
+    ours, theirs = result.failed_run, fresh.failed_run
+    if ours is None or theirs is None:
+        return entry  # did not run (invalid settings): nothing to compare
+    if (ours.stdout, ours.failure) == (theirs.stdout, theirs.failure):
+        return replace(entry, same_when_fresh=True)
+    change = diff(ours.stdout, theirs.stdout, "in a template's child", "in a fresh interpreter")
+    said = f"in a template's child: {result.outcome.value}; fresh: {fresh.outcome.value}\n"
+    return SnippetEntry(Outcome.SPLIT, said + change, entry.fingerprint, "")
 
 
 @dataclass(frozen=True)

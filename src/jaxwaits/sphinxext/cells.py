@@ -79,7 +79,7 @@ def _judge(app: Sphinx, cell: nodes.Element, load: str, page: Path) -> tuple[Res
         found = f"{len(records)} run records and {others} other outputs"
         return None, f"it did not run through the jaxwaits kernel in this build ({found})"
     run = records[0]["run"]
-    runs = (Run(**run),) if run is not None else ()
+    runs = (Run.from_dict(run),) if run is not None else ()
     return judge(snippet, runs, inputs(app).platform.jax), ""
 
 
