@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -26,8 +27,18 @@ def claim(project: Project) -> Claim:
 def test_the_link_names_the_claim_and_points_at_its_page(project: Project) -> None:
     text = cite.markdown(project, claim(project))
     assert text.startswith("[`returns-self`: `y.block_until_ready()` returns `y` itself. (")
-    assert text.endswith(f")]({project.site_url}claim/returns-self.html)")
     assert re.search(r"\((holds|differs|not yet verified)", text), text  # where it was verified
+    release = f"https://jax-waits.readthedocs.io/en/v{project.version}/claim/returns-self.html"
+    assert text.endswith(f")]({release})")  # this site release: the link keeps its content
+    latest = cite.markdown(project, claim(project), latest=True)
+    assert latest.endswith(")](https://jax-waits.readthedocs.io/en/latest/claim/returns-self.html)")
+
+
+def test_a_claim_only_a_gpu_can_show_is_cited_as_not_verified(project: Project) -> None:
+    gpu = dataclasses.replace(claim(project), needs="gpu", rests_on="the CUDA stream order")
+    text = cite.markdown(project, gpu)
+    assert "(not verified: it needs gpu, which these checks do not run on)" in text
+    assert "holds" not in text
 
 
 def test_check_site_finds_a_missing_page_anchor_or_redirect(

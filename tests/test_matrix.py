@@ -12,6 +12,7 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.project import Project
 from jaxwaits.releases import matrix, verify
+from jaxwaits.releases.environments import NotInstallable
 from jaxwaits.releases.ledger import Verification
 
 
@@ -44,3 +45,27 @@ def test_a_release_whose_environment_cannot_be_made_fails_alone(
         "jax-0.5.3-cpu.json",
         "jax-0.6.2-cpu.json",
     ]
+
+
+def test_a_release_that_does_not_install_is_recorded_and_fails_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def ensure(version: Version, root: Path) -> str:
+        if version == Version("0.4.16"):
+            raise NotInstallable("jax 0.4.16 does not install: there is no version of jaxlib")
+        return f"python-for-{version}"
+
+    def verified(
+        project: Project, python: str, backs: object, jobs: int | None, only: object
+    ) -> Verification:
+        jax = python.removeprefix("python-for-")
+        return Verification(Platform(jax=jax, jaxlib=jax, python="3.13", backend="cpu"))
+
+    monkeypatch.setattr(verify.environments, "ensure", ensure)
+    monkeypatch.setattr(verify, "verify", verified)
+    said: list[str] = []
+    versions = dict.fromkeys([Version("0.4.16"), Version("0.5.3")])
+    found = matrix.run_matrix(Project(tmp_path), versions, {}, say=said.append)
+    assert found.verified[Version("0.4.16")].verification.not_installable
+    assert found.passed
+    assert said[-1].startswith("2 of 2 releases done (1 not installable here) in")

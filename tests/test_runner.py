@@ -3,14 +3,17 @@ snippet runs in a template's child (the default) or in a fresh interpreter."""
 
 from __future__ import annotations
 
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from jaxwaits.evidence import record, report
+from jaxwaits.evidence import record, report, runner
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome, Result, Via, run_snippets
-from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.evidence.runner import Outcome, Result, Run, Via, run_snippets
+from jaxwaits.evidence.snippets import Snippet, load_snippets
 from jaxwaits.evidence.template import Templates
 
 PLATFORM = Platform(jax="0.0", jaxlib="0.0", python="3", backend="cpu")
@@ -125,3 +128,35 @@ def test_record_writes_only_clean_runs(folder: Path, templates: Templates) -> No
     assert (folder / "unrecorded.out").read_text() == "new\n"
     assert (folder / "raises.out").read_text() == ""  # as it was
     assert "raises: NOT recorded" in lines
+
+
+def test_runs_leave_no_file_descriptor_open(folder: Path, templates: Templates) -> None:
+    fine = load_snippets(folder, ["fine"])
+    run_snippets(fine, templates=templates)  # the template is running from here on
+    before = len(os.listdir("/proc/self/fd"))
+    run_snippets(fine, repeat=20, templates=templates)
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_an_error_in_one_batch_stops_no_other(
+    folder: Path, templates: Templates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = runner.run_once
+
+    def run_once(snippet: Snippet, *args: object) -> Run:
+        if snippet.name == "raises":
+            raise OSError("a fault in the runner, not in the snippet")
+        return real(snippet, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "run_once", run_once)
+    slow = folder / "slow.py"
+    slow.write_text('import time\ntime.sleep(1)\nprint("slow")\n')
+    (folder / "slow.out").write_text("slow\n")
+    with ThreadPoolExecutor(2) as pool:
+        other = pool.submit(run_snippets, load_snippets(folder, ["slow"]), templates=templates)
+        time.sleep(0.3)
+        with pytest.raises(OSError, match="a fault in the runner"):
+            run_snippets(load_snippets(folder, ["raises"]), templates=templates)
+        assert other.result()[0].outcome is Outcome.MATCHED
+    (after,) = run_snippets(load_snippets(folder, ["fine"]), templates=templates)
+    assert after.outcome is Outcome.MATCHED

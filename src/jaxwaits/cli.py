@@ -79,7 +79,7 @@ def _cite(project: Project, args: argparse.Namespace) -> int:
     claim = registry.scan(project).resolve(args.id)
     if claim is None:
         raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
-    print(cite.markdown(project, claim))
+    print(cite.markdown(project, claim, latest=args.latest))
     return 0
 
 
@@ -224,6 +224,9 @@ def parser() -> argparse.ArgumentParser:
 
     cit = commands.add_parser("cite", help="a Markdown link to a claim, for a code review")
     cit.add_argument("id")
+    cit.add_argument(
+        "--latest", action="store_true", help="link to the newest build, not this site release"
+    )
     cit.set_defaults(handler=_cite)
 
     chk = commands.add_parser("check-site", help="claim pages, anchors and cite links resolve")

@@ -52,6 +52,17 @@ class Project:
         return str(self._pyproject("tool", "jaxwaits", "site-url")).rstrip("/") + "/"
 
     @property
+    def version(self) -> str:
+        """The site release this checkout is (``[project] version``)."""
+        return str(self._pyproject("project", "version"))
+
+    @property
+    def release_url(self) -> str:
+        """The published site of this release (tag ``v<version>``), ending in a slash."""
+        pattern = str(self._pyproject("tool", "jaxwaits", "release-url"))
+        return pattern.replace("{version}", self.version).rstrip("/") + "/"
+
+    @property
     def skip(self) -> dict[str, str]:
         """The releases ``nox -s matrix`` does not verify, each with why."""
         return {str(k): str(v) for k, v in self._pyproject("tool", "jaxwaits", "skip").items()}

@@ -14,21 +14,32 @@ from jaxwaits.releases import ledger, universe, verdicts
 PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
 
 
-def url(project: Project, claim_id: str) -> str:
-    return f"{project.site_url}{PAGES}/{claim_id}.html"
+def page(claim_id: str) -> str:
+    """A claim's page, relative to the site."""
+    return f"{PAGES}/{claim_id}.html"
 
 
-def markdown(project: Project, claim: Claim) -> str:
+def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
+    """The claim's page in this site release (which keeps showing what it showed when the link
+    was made), or with ``latest`` in the newest build."""
+    return f"{project.site_url if latest else project.release_url}{page(claim_id)}"
+
+
+def markdown(project: Project, claim: Claim, *, latest: bool = False) -> str:
     """A Markdown link: the claim's ID, statement and declared scope, and its verdict on every
-    release."""
-    judge = verdicts.judge_for(load_snippets(project.snippets))
-    found = verdicts.per_release(
-        judge, universe.load(project), ledger.load(project.verified), claim
-    )
-    verified = verdicts.summary(found)
+    release; a claim that only another backend can show says it is not verified."""
+    if claim.needs not in (None, "cpu"):
+        verified = f"not verified: it needs {claim.needs}, which these checks do not run on"
+    else:
+        judge = verdicts.judge_for(load_snippets(project.snippets))
+        found = verdicts.per_release(
+            judge, universe.load(project), ledger.load(project.verified), claim
+        )
+        verified = verdicts.summary(found)
     if claim.scope:
         verified = f"declared to hold {claim.scope}; {verified}"
-    return f"[`{claim.id}`: {claim.statement} ({verified})]({url(project, claim.id)})"
+    link = url(project, claim.id, latest=latest)
+    return f"[`{claim.id}`: {claim.statement} ({verified})]({link})"
 
 
 def _words(text: str) -> list[str]:
@@ -53,11 +64,11 @@ def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
         if FAILING.search(page.read_text(encoding="utf-8"))
     ]
     for claim in registry.claims.values():
-        link = url(project, claim.id).removeprefix(project.site_url)
-        page = html / link
-        if not page.is_file():
+        link = page(claim.id)
+        built = html / link
+        if not built.is_file():
             problems.append(f"{claim.id}: cite links to {link}, which the build lacks")
-        elif " ".join(_words(claim.statement)) not in " ".join(_words(_text(page))):
+        elif " ".join(_words(claim.statement)) not in " ".join(_words(_text(built))):
             problems.append(f"{claim.id}: {link} does not state the claim")
         declared = html / claim.file.relative_to(project.docs).with_suffix(".html")
         text = declared.read_text(encoding="utf-8") if declared.is_file() else ""

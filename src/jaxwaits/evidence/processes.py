@@ -2,7 +2,8 @@
 stop kills a snippet and everything it started; and the fresh-interpreter way to run one.
 
 While :func:`children_die_with_us` holds, an interruption (Ctrl-C) or a SIGTERM or SIGHUP kills
-every snippet running, in a fresh interpreter or in a template's child, and every template.
+every snippet running, in a fresh interpreter or in a template's child, and every template, and
+no run starts after it. Any other error fails only the batch it happened in.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ class Exit:
     seconds: float
 
 
+class Stopped(JaxwaitsError):
+    """No new run starts: the user stopped the runner."""
+
+
 class _Children:
     """The process groups of the snippets running now, so that they can be killed together."""
 
@@ -50,30 +55,24 @@ class _Children:
             self._executions += 1
         try:
             yield
-        except BaseException:
+        except (KeyboardInterrupt, SystemExit):  # stopped by the user: every run stops
             self.kill_all()
             raise
         finally:
             with self._lock:
                 self._executions -= 1
 
-    def start(self, command: list[str], **options: object) -> subprocess.Popen[bytes] | None:
+    def start(self, command: list[str], **options: object) -> subprocess.Popen[bytes]:
         """Start a snippet in a group of its own, unless everything is being stopped."""
         with self._lock:
             if self._stopping:
-                return None
+                raise Stopped("the runner was stopped")
             try:
                 process = subprocess.Popen(command, start_new_session=True, **options)  # type: ignore[call-overload]
             except OSError as error:
                 raise JaxwaitsError(f"cannot start {command[0]}: {error.strerror}") from None
             self._groups.add(process.pid)
             return process
-
-    @property
-    def stopping(self) -> bool:
-        """Whether an interruption is killing every run (until the next batch starts)."""
-        with self._lock:
-            return self._stopping
 
     def done(self, process: subprocess.Popen[bytes]) -> None:
         self.untrack(process.pid)
@@ -111,7 +110,7 @@ def kill_group(group: int) -> None:
 @contextmanager
 def children_die_with_us() -> Iterator[None]:
     """While this holds, a SIGTERM or SIGHUP first kills every running snippet, then acts as it
-    would have; an exception (Ctrl-C's KeyboardInterrupt included) kills them too."""
+    would have; so does Ctrl-C's KeyboardInterrupt."""
     previous: dict[int, object] = {}
 
     def stop(signum: int, _frame: FrameType | None) -> None:
@@ -152,8 +151,6 @@ def run_fresh(snippet: Snippet, python: str, cwd: Path | None = None) -> Exit:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    if process is None:
-        return Exit(b"", b"not started: the runner was stopped\n", None, 0.0)
     with process:
         try:
             stdout, stderr = process.communicate(timeout=snippet.timeout)

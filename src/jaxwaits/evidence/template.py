@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import shutil
 import socket
 import subprocess
@@ -47,17 +46,21 @@ class Template:
     @classmethod
     def start(cls, python: str, env: dict[str, str]) -> Template:
         folder = Path(tempfile.mkdtemp(prefix="jaxwaits-template-"))
-        process = processes.CHILDREN.start(
-            [python, str(SERVER), str(folder / "socket")],
-            cwd=folder,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        if process is None:
+        try:
+            process = processes.CHILDREN.start(
+                [python, str(SERVER), str(folder / "socket")],
+                cwd=folder,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except processes.Stopped:
             shutil.rmtree(folder, ignore_errors=True)
-            raise TemplateFailed("the runner was stopped")
+            raise
+        except JaxwaitsError as error:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise TemplateFailed(str(error)) from None
         template = cls(process, folder)
         ready = threading.Timer(STARTUP_SECONDS, processes.kill_group, (process.pid,))
         ready.start()
@@ -75,8 +78,10 @@ class Template:
     def run(self, snippet: Snippet, cwd: Path, env: dict[str, str]) -> Exit:
         """Run ``snippet`` in a child of the template, as a fresh interpreter would run it."""
         started = time.perf_counter()
-        out = Path(tempfile.mkstemp(dir=self.folder, suffix=".out")[1])
-        err = Path(tempfile.mkstemp(dir=self.folder, suffix=".err")[1])
+        try:
+            out, err = _scratch_file(self.folder, ".out"), _scratch_file(self.folder, ".err")
+        except OSError as error:
+            raise TemplateFailed(f"no room for the run's output: {error}") from None
         request = {
             "path": str(snippet.path),
             "cwd": str(cwd),
@@ -87,6 +92,8 @@ class Template:
         try:
             status = self._ask(request, snippet.timeout)
             stdout, stderr = out.read_bytes(), err.read_bytes()
+        except OSError as error:
+            raise TemplateFailed(f"the run's output is lost: {error}") from None
         finally:
             out.unlink(missing_ok=True)
             err.unlink(missing_ok=True)
@@ -142,6 +149,13 @@ class Template:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def _scratch_file(folder: Path, suffix: str) -> Path:
+    """A new empty file in ``folder`` for the child to write to (this process keeps no handle)."""
+    handle, name = tempfile.mkstemp(dir=folder, suffix=suffix)
+    os.close(handle)
+    return Path(name)
+
+
 class _Lines:
     """The template's replies on a connection, a line at a time."""
 
@@ -157,9 +171,11 @@ class _Lines:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 return []
-            if not select.select([self.connection], [], [], left)[0]:
+            self.connection.settimeout(left)  # not select(): it fails on descriptors past 1023
+            try:
+                chunk = self.connection.recv(4096)
+            except TimeoutError:
                 return []
-            chunk = self.connection.recv(4096)
             if not chunk:
                 return []
             self.buffer += chunk
@@ -195,8 +211,6 @@ class Templates:
                 try:
                     made = Template.start(python, env)
                 except TemplateFailed as error:
-                    if processes.CHILDREN.stopping:
-                        return error  # not remembered: the next batch tries again
                     made = error
                 with self.lock:
                     self.made[key] = made
