@@ -82,7 +82,13 @@ def test_a_matching_record_builds(site: Path) -> None:
     done = build(site)
     assert done.returncode == 0, done.stderr
     page = (site / "docs/_build/html/index.html").read_text()
-    assert 'id="claim-says-hello"' in page and "verified in this build" in page
+    assert 'id="claim-says-hello"' in page
+    assert '<span class="jaxwaits-badge jaxwaits-verified">✓ verified in this build</span>' in page
+    # a reference carries the claim's standing too
+    assert (
+        '<abbr class="jaxwaits-badge small jaxwaits-verified" title="verified in this build">✓'
+        in page
+    )
 
 
 def test_a_renamed_claim_keeps_resolving(site: Path) -> None:
@@ -197,7 +203,8 @@ def test_a_verified_and_a_needs_gpu_claim_are_told_apart(standings: Path) -> Non
     box = page.split('id="claim-bye-on-a-gpu"')[1].split("</div>")[0:6]
     gpu = "".join(box)
     assert 'class="jaxwaits-claim-status jaxwaits-needs-gpu"' in gpu
-    assert "<strong>needs gpu</strong>: not observable on cpu, so not verified here" in gpu
+    badge = '<span class="jaxwaits-badge jaxwaits-needs-gpu">◇ needs gpu</span>'
+    assert f"{badge}: not observable on cpu, so not verified here" in gpu
     assert "verified in this build" not in gpu
     assert (
         'class="jaxwaits-claim-status jaxwaits-verified"'
@@ -242,6 +249,7 @@ def test_a_failing_claim_gets_a_failing_badge_everywhere(standings: Path) -> Non
     assert "claim says-bye is failing: its evidence bye: differs" in done.stderr
     page = (standings / "docs/_build/html/standings.html").read_text()
     assert 'class="jaxwaits-claim-status jaxwaits-failing"' in page
+    assert '<span class="jaxwaits-badge jaxwaits-failing">✗ failing</span>' in page
     index = (standings / "docs/_build/html/claim/says-bye.html").read_text()
     assert "jaxwaits-failing" in index
 

@@ -72,6 +72,24 @@ class ClaimStanding:
         return f" {self.detail}" if self.standing is Standing.VERIFIED else f": {self.detail}"
 
 
+SHAPES = {Standing.VERIFIED: "✓", Standing.FAILING: "✗", Standing.NEEDS_BACKEND: "◇"}
+
+
+def badge(seen: ClaimStanding) -> nodes.inline:
+    """The standing as a badge: a shape and its words, white on a colour of its own (so neither
+    the colour nor the shape alone carries it)."""
+    text = f"{SHAPES[seen.standing]} {seen.headline}"
+    return nodes.inline(text, text, classes=["jaxwaits-badge", seen.css])
+
+
+def small_badge(seen: ClaimStanding) -> nodes.abbreviation:
+    """The shape alone, after a reference to the claim; its words are the tooltip."""
+    shape = SHAPES[seen.standing]
+    return nodes.abbreviation(
+        shape, shape, explanation=seen.headline, classes=["jaxwaits-badge", "small", seen.css]
+    )
+
+
 def _failing(detail: str) -> ClaimStanding:
     return ClaimStanding(Standing.FAILING, "failing", detail, "jaxwaits-failing")
 
@@ -227,7 +245,7 @@ def _docname(app: Sphinx, claim: Claim) -> str:
 def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragraph:
     seen = standing(app, claim)
     para = nodes.paragraph(classes=["jaxwaits-claim-status", seen.css])
-    para += nodes.strong(seen.headline, seen.headline)
+    para += badge(seen)
     para += nodes.Text(seen.rest)
     if claim.since or claim.until:
         para += nodes.Text(" · ")
@@ -265,7 +283,7 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         ref = _link(app, fromdoc, target, f"claim-{claim.id}", label, code=not node["explicit"])
         ref["classes"].append("jaxwaits-claim-ref")
         ref["reftitle"] = claim.statement
-        node.replace_self(ref)
+        node.replace_self([ref, small_badge(standing(app, claim))])
 
 
 def _statement(app: Sphinx, claim: Claim) -> list[nodes.Node]:
@@ -355,8 +373,7 @@ def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
     for claim_id in sorted(claims):
         seen = standing(app, claims[claim_id])
         link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
-        mark = nodes.inline(seen.headline, seen.headline, classes=[seen.css])
-        body += _row([link, _statement(app, claims[claim_id]), mark])
+        body += _row([link, _statement(app, claims[claim_id]), badge(seen)])
     group += body
     return table
 
