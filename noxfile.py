@@ -64,6 +64,26 @@ def docs(session: nox.Session) -> None:
     session.run("python", "-m", "jaxwaits", "check-site", "docs/_build/html")
 
 
+AXE = "axe-core@4.14.1"
+
+
+@nox.session(python=PYTHON)
+def browser(session: nox.Session) -> None:
+    """Open the built site's key pages in headless Chromium at 1440 and 420 px; fail on content
+    clipped by its column, a claim without a status badge, or a serious axe-core violation.
+    Screenshots go to docs/_build/screenshots/. Run `nox -s docs` first."""
+    if not (ROOT / "docs" / "_build" / "html" / "index.html").is_file():
+        session.error("no built site in docs/_build/html: run `nox -s docs` first")
+    if not (Path("/usr/bin/chromium").is_file() and Path("/usr/bin/chromedriver").is_file()):
+        session.run("apt-get", "install", "-y", "chromium", "chromium-driver", external=True)
+    install(session, "selenium")
+    axe = ROOT / ".cache" / "axe-core"
+    if not (axe / "node_modules" / "axe-core" / "axe.min.js").is_file():
+        session.run("npm", "install", "--silent", "--prefix", str(axe), AXE, external=True)
+    script = str(axe / "node_modules" / "axe-core" / "axe.min.js")
+    session.run("python", "browser/check_pages.py", "docs/_build/html", script)
+
+
 @nox.session(python=PYTHON)
 def record(session: nox.Session) -> None:
     """Re-run snippets (all, or those named after --) and rewrite their recorded outputs."""
