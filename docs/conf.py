@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
+from jaxwaits.project import Project
 from jaxwaits.sphinxext.kernels import execution_cache_key
 
 project = "jax-waits"
 author = "the jax-waits authors"
 copyright = "2026, the jax-waits authors"
+# The site release (``[project] version``): what `cite` links to, and said in every footer.
+version = release = Project(Path(__file__).parent.parent).version
+BUILT = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
 
 extensions = ["myst_nb", "autodoc2", "sphinx_copybutton", "jaxwaits.sphinxext"]
 
@@ -16,10 +21,10 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
-# Every snippet cell runs while the site is built, in a fresh interpreter started by the kernel
-# (jaxwaits.evidence.kernel), and is judged as the tests judge it. A snippet that fails is
-# reported by the jaxwaits extension, with the others still run: so execution errors are recorded,
-# not raised.
+# Every snippet cell runs while the site is built, in a process of its own started by the kernel
+# (jaxwaits.evidence.kernel: a child of a template), and is judged as the tests judge it. A
+# snippet that fails is reported by the jaxwaits extension, with the others still run: so
+# execution errors are recorded, not raised.
 jaxwaits_kernels = {
     "jaxwaits-four-cpus": {"XLA_FLAGS": "--xla_force_host_platform_device_count=4"},
 }
@@ -45,5 +50,6 @@ html_theme_options = {
     "repository_url": "https://github.com/jax-waits/jax-waits",
     "use_repository_button": True,
     "show_toc_level": 2,
+    "extra_footer": f"<p>Site release v{release}, built {BUILT} (UTC).</p>",
 }
 copybutton_exclude = ".linenos, .gp"
