@@ -84,6 +84,7 @@ def test_a_matching_record_builds(site: Path) -> None:
     page = (site / "docs/_build/html/index.html").read_text()
     assert 'id="claim-says-hello"' in page
     assert '<span class="jaxwaits-badge jaxwaits-verified">✓ verified in this build</span>' in page
+    assert '<p class="jaxwaits-cell-file">' in page and "snippets/hello.py" in page  # the cell
     # a reference carries the claim's standing too
     assert (
         '<abbr class="jaxwaits-badge small jaxwaits-verified" title="verified in this build">✓'

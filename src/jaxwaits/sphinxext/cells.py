@@ -51,6 +51,9 @@ def built_on(app: Sphinx) -> Platform:
     return found
 
 
+FILE_CLASS = "jaxwaits-cell-file"
+
+
 def _output_box(cell: nodes.Element) -> nodes.Element | None:
     return next((c for c in cell.children if c.get("nb_element") == "cell_code_output"), None)
 
@@ -119,6 +122,8 @@ def judge_page(app: Sphinx, doctree: nodes.document) -> list[CellResult]:
         env.note_dependency(str(path.with_suffix(".out")))
         anchor = f"snippet-{name}"
         cell["ids"].append(anchor)
+        file = f"snippets/{path.name}"  # which file this is, for a reader who wants to run it
+        cell.insert(0, nodes.paragraph("", "", nodes.literal(file, file), classes=[FILE_CLASS]))
         kernel, added = kernel_env(app, docname)
         result, why = _judge(app, cell, load, page)
         if result is None:
