@@ -16,12 +16,13 @@ from jaxwaits.releases.environments import NotInstallable
 from jaxwaits.releases.ledger import Verification
 
 
-def test_a_release_whose_environment_cannot_be_made_fails_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _releases_where(monkeypatch: pytest.MonkeyPatch, fails: str, error: Exception) -> None:
+    """Every release verifies (with nothing to check) but ``fails``, whose environment raises
+    ``error``."""
+
     def ensure(version: Version, root: Path) -> str:
-        if version == Version("0.4.30"):
-            raise JaxwaitsError("uv pip install jax==0.4.30 failed: no wheel for this platform")
+        if version == Version(fails):
+            raise error
         return f"python-for-{version}"
 
     def verified(
@@ -32,6 +33,13 @@ def test_a_release_whose_environment_cannot_be_made_fails_alone(
 
     monkeypatch.setattr(verify.environments, "ensure", ensure)
     monkeypatch.setattr(verify, "verify", verified)
+
+
+def test_a_release_whose_environment_cannot_be_made_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failure = "uv pip install jax==0.4.30 failed: no wheel for this platform"
+    _releases_where(monkeypatch, "0.4.30", JaxwaitsError(failure))
     said: list[str] = []
     versions = dict.fromkeys([Version("0.4.30"), Version("0.5.3"), Version("0.6.2")])
     found = matrix.run_matrix(Project(tmp_path), versions, {}, say=said.append)
@@ -50,19 +58,8 @@ def test_a_release_whose_environment_cannot_be_made_fails_alone(
 def test_a_release_that_does_not_install_is_recorded_and_fails_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def ensure(version: Version, root: Path) -> str:
-        if version == Version("0.4.16"):
-            raise NotInstallable("jax 0.4.16 does not install: there is no version of jaxlib")
-        return f"python-for-{version}"
-
-    def verified(
-        project: Project, python: str, backs: object, jobs: int | None, only: object
-    ) -> Verification:
-        jax = python.removeprefix("python-for-")
-        return Verification(Platform(jax=jax, jaxlib=jax, python="3.13", backend="cpu"))
-
-    monkeypatch.setattr(verify.environments, "ensure", ensure)
-    monkeypatch.setattr(verify, "verify", verified)
+    failure = "jax 0.4.16 does not install: there is no version of jaxlib"
+    _releases_where(monkeypatch, "0.4.16", NotInstallable(failure))
     said: list[str] = []
     versions = dict.fromkeys([Version("0.4.16"), Version("0.5.3")])
     found = matrix.run_matrix(Project(tmp_path), versions, {}, say=said.append)

@@ -334,15 +334,7 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
         text="On each JAX release (CPU), from the ledger"
         + (f"; the claim declares that it holds {said}:" if said else ":")
     )
-    table = nodes.table(classes=["jaxwaits-releases"])
-    group = nodes.tgroup(cols=3)
-    table += group
-    for width in (3, 3, 8):
-        group += nodes.colspec(colwidth=width)
-    head = nodes.thead()
-    head += _row([nodes.Text("jax"), nodes.Text("verdict"), nodes.Text("why")])
-    group += head
-    body = nodes.tbody()
+    rows = []
     for span in reversed(verdicts.spans(inputs(app).verdicts[claim.id])):
         releases = nodes.reference(
             span.releases,
@@ -354,26 +346,36 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
         mark = nodes.inline("", ledger_table.MARKS[verdict], classes=[ledger_table.css(verdict)])
         word = nodes.inline("", "", mark, nodes.Text(f" {verdict.value}"))
         why = nodes.inline("", "", *ledger_table.why_nodes(span.verdict.why))
-        body += _row([releases, word, why])
-    group += body
+        rows.append([releases, word, why])
+    table = _table("jaxwaits-releases", {"jax": 3, "verdict": 3, "why": 8}, rows)
     return [intro, nodes.container("", table, classes=["jaxwaits-scroll"])]
 
 
 def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
     claims = inputs(app).registry.claims
-    table = nodes.table(classes=["jaxwaits-claims-index"])
-    group = nodes.tgroup(cols=3)
-    table += group
-    for width in (3, 6, 3):
-        group += nodes.colspec(colwidth=width)
-    head = nodes.thead()
-    head += _row([nodes.Text("Claim"), nodes.Text("Statement"), nodes.Text("Status")])
-    group += head
-    body = nodes.tbody()
+    rows = []
     for claim_id in sorted(claims):
         seen = standing(app, claims[claim_id])
         link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
-        body += _row([link, _statement(app, claims[claim_id]), badge(seen)])
+        rows.append([link, _statement(app, claims[claim_id]), badge(seen)])
+    return _table("jaxwaits-claims-index", {"Claim": 3, "Statement": 6, "Status": 3}, rows)
+
+
+def _table(
+    css: str, columns: dict[str, int], rows: list[list[nodes.Node | list[nodes.Node]]]
+) -> nodes.table:
+    """A table of class ``css``: its columns' headings with their relative widths, then rows."""
+    table = nodes.table(classes=[css])
+    group = nodes.tgroup(cols=len(columns))
+    table += group
+    for width in columns.values():
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    head += _row([nodes.Text(heading) for heading in columns])
+    group += head
+    body = nodes.tbody()
+    for cells in rows:
+        body += _row(cells)
     group += body
     return table
 
