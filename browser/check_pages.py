@@ -2,9 +2,13 @@
 phone width, and fail on what a reader would be let down by:
 
 - content wider than its column that is not inside a box of its own that scrolls;
+- a link in the navigation sidebar cut off at its edge;
 - a verification matrix narrower than the page (too few of its columns in view);
-- a claim box without a visible status badge;
-- a serious or critical axe-core violation in the site's own markup (the article).
+- a claim box without a visible status badge, or without its copy-link control;
+- a serious or critical axe-core violation in the site's own markup (the article), in the light
+  and (at desktop width) the dark theme;
+- a claim a link leads to that is not highlighted, a copy-link control that does not copy, and
+  search results summarised from anything but the page's article.
 
 Each page's screenshot goes to ``docs/_build/screenshots/<page>-<width>.png`` for a reviewer.
 Run by ``nox -s browser`` after ``nox -s docs`` (it installs Selenium, axe-core from npm and,
@@ -15,12 +19,16 @@ where missing, Debian's chromium and chromium-driver):
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 PAGES = (
@@ -37,6 +45,7 @@ PAGES = (
     "claims",
     "matrix",
     "changes",
+    "glossary",
     "claim/returns-self",
     "source/index",
     "source/api.block_until_ready",
@@ -64,6 +73,15 @@ for (const e of article.querySelectorAll('*')) {
 return found.filter((x, i) => found.indexOf(x) === i).slice(0, 10);
 """
 
+# Links in the navigation sidebar cut off at its edge.
+CUT_NAV = """
+return [...document.querySelectorAll('nav.bd-links a')].filter((a) => {
+  const nav = a.closest('nav').getBoundingClientRect();
+  return a.getClientRects().length > 0
+    && (a.scrollWidth > a.clientWidth + 1 || a.getBoundingClientRect().right > nav.right + 1);
+}).map((a) => a.textContent.trim().slice(0, 60));
+"""
+
 # Claim boxes whose badge is missing or not drawn.
 UNBADGED = """
 return [...document.querySelectorAll('.jaxwaits-claim')].filter((box) => {
@@ -71,6 +89,17 @@ return [...document.querySelectorAll('.jaxwaits-claim')].filter((box) => {
   if (!badge) return true;
   const r = badge.getBoundingClientRect(), s = getComputedStyle(badge);
   return r.width === 0 || r.height === 0 || s.visibility === 'hidden' || s.display === 'none';
+}).map((box) => box.id);
+"""
+
+# Claim boxes without a visible copy-link control to their own claim page.
+UNLINKED = """
+return [...document.querySelectorAll('.jaxwaits-claim')].filter((box) => {
+  const link = box.querySelector('a.jaxwaits-copy-link');
+  const page = '/claim/' + box.id.slice('claim-'.length) + '.html';
+  if (!link || !link.href.endsWith(page)) return true;
+  const r = link.getBoundingClientRect();
+  return r.width === 0 || r.height === 0;
 }).map((box) => box.id);
 """
 
@@ -98,6 +127,13 @@ axe.run(document.querySelector('.bd-article'), {resultTypes: ['violations']})
 """
 
 
+DARK = "Object.assign(document.documentElement.dataset, {theme: 'dark', mode: 'dark'});"
+
+TARGET = ("method", "claim-checks-deleted-first")  # a claim box a review comment links to
+SEARCH = ("deleted donated", "claim/checks-deleted-first.html", "deleted or a donated array")
+THEME_TEXT = ("Settings", ".md", "Light", "Dark", "Contents")  # what summaries showed before
+
+
 def browser(width: int) -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
@@ -106,14 +142,14 @@ def browser(width: int) -> webdriver.Chrome:
     return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
 
 
-def check(html: Path, axe: str, shots: Path) -> list[str]:
-    """Every problem found, as ``page @ width: what``."""
+def check(site: str, axe: str, shots: Path) -> list[str]:
+    """Every problem found on the site served at ``site``, as ``page @ width: what``."""
     problems = []
     for width in WIDTHS:
         driver = browser(width)
         try:
             for page in PAGES:
-                driver.get((html / f"{page}.html").resolve().as_uri())
+                driver.get(f"{site}/{page}.html")
                 where = f"{page}.html @ {width} px"
                 try:
                     WebDriverWait(driver, 30).until(lambda d: d.execute_script(LOADED))
@@ -128,16 +164,77 @@ def check(html: Path, axe: str, shots: Path) -> list[str]:
                         f"{where}: the matrix shows {shown} columns without scrolling, "
                         f"fewer than {SHOWN[width]}: does it take the page's whole width?"
                     )
+                for link in driver.execute_script(CUT_NAV):
+                    problems.append(f"{where}: the sidebar cuts off {link!r}")
                 for box in driver.execute_script(UNBADGED):
                     problems.append(f"{where}: claim box #{box} shows no status badge")
+                for box in driver.execute_script(UNLINKED):
+                    problems.append(f"{where}: claim box #{box} has no copy-link control")
                 driver.execute_script(axe)
                 for violation in driver.execute_async_script(AXE):
                     problems.append(f"{where}: {violation}")
                 name = page.replace("/", "-")
                 driver.save_screenshot(str(shots / f"{name}-{width}.png"))
+                if width == WIDTHS[0]:
+                    driver.execute_script(DARK)
+                    for violation in driver.execute_async_script(AXE):
+                        problems.append(f"{where}, dark theme: {violation}")
+                    driver.save_screenshot(str(shots / f"{name}-{width}-dark.png"))
+            if width == WIDTHS[0]:
+                problems += behaviours(driver, site, shots)
         finally:
             driver.quit()
     return problems
+
+
+def behaviours(driver: webdriver.Chrome, site: str, shots: Path) -> list[str]:
+    """A linked claim is highlighted, its copy-link control copies, search summarises from the
+    article."""
+    problems = []
+    page, anchor = TARGET
+    driver.get(f"{site}/{page}.html#{anchor}")
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script(LOADED))
+    outline = driver.execute_script(
+        f"return getComputedStyle(document.getElementById('{anchor}')).outlineStyle;"
+    )
+    if outline != "solid":
+        problems.append(f"{page}.html#{anchor}: the linked claim is not highlighted ({outline})")
+    driver.save_screenshot(str(shots / f"{page}-linked-claim.png"))
+    link = driver.find_element(By.CSS_SELECTOR, f"#{anchor} a.jaxwaits-copy-link")
+    link.click()
+    try:
+        WebDriverWait(driver, 5).until(lambda d: link.text == "copied")
+    except TimeoutException:
+        problems.append(f"{page}.html#{anchor}: 'copy link' did not copy (shows {link.text!r})")
+    words, target, statement = SEARCH
+    driver.get(f"{site}/search.html?q={words.replace(' ', '+')}")
+    try:
+        WebDriverWait(driver, 30).until(
+            lambda d: d.execute_script(
+                "return document.querySelectorAll('#search-results li p.context').length > 0;"
+            )
+        )
+    except TimeoutException:
+        return [*problems, f"search.html?q={words}: no result with a summary within 30 s"]
+    results = driver.execute_script(
+        "return [...document.querySelectorAll('#search-results li')].map((li) => "
+        "[li.querySelector('a').getAttribute('href'), "
+        "(li.querySelector('p.context') || {textContent: ''}).textContent]);"
+    )
+    driver.save_screenshot(str(shots / "search.png"))
+    summaries = {href.split("#")[0].split("?")[0]: text for href, text in results}
+    if statement not in summaries.get(target, ""):
+        problems.append(f"search.html?q={words}: {target}'s summary lacks its claim's sentence")
+    for href, text in summaries.items():
+        junk = [word for word in THEME_TEXT if word in text.split()]
+        if junk:
+            problems.append(f"search.html?q={words}: {href}'s summary shows theme text {junk}")
+    return problems
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
 
 
 def main() -> int:
@@ -147,7 +244,13 @@ def main() -> int:
     args = parser.parse_args()
     shots = args.html.parent / "screenshots"
     shots.mkdir(exist_ok=True)
-    problems = check(args.html, args.axe.read_text(encoding="utf-8"), shots)
+    # Served over HTTP as Read the Docs serves it: search fetches pages, which file:// forbids.
+    handler = functools.partial(QuietHandler, directory=str(args.html))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        site = f"http://127.0.0.1:{server.server_address[1]}"
+        problems = check(site, args.axe.read_text(encoding="utf-8"), shots)
+        server.shutdown()
     print("\n".join(problems) or f"{len(PAGES)} pages at {WIDTHS} px: nothing clipped")
     print(f"screenshots in {shots}")
     return 1 if problems else 0

@@ -41,6 +41,8 @@ nb_execution_show_tb = True
 # The package's own API, read from source (nothing is imported).
 autodoc2_packages = [{"path": "../src/jaxwaits", "auto_mode": True}]
 autodoc2_hidden_objects = ["private", "dunder", "inherited"]
+# autodoc2 says "= None" for every value it cannot read; this renderer leaves those out.
+autodoc2_render_plugin = "jaxwaits.sphinxext.apidocs.Renderer"
 # docutils node classes inherit attributes autodoc2 lists twice; nothing is lost by muting it.
 suppress_warnings = ["autodoc2.dup_item"]
 

@@ -28,6 +28,10 @@ kernelspec:
 
 # Scratch
 
+## Greetings
+
+A page that greets says so, and one paragraph leads to the claim.
+
 ```{claim} says-hello
 :evidence: hello
 :renamed-from: says-hi
@@ -42,12 +46,24 @@ An old link still works: {claim}`says-hi`.
 """
 
 
+PYPROJECT = """\
+[project]
+name = "site"
+version = "1.2.3"
+
+[tool.jaxwaits]
+site-url = "https://example.org/en/latest/"
+release-url = "https://example.org/en/v{version}/"
+"""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("site")
     (root / "docs").mkdir()
     (root / "snippets").mkdir()
     (root / "docs" / "conf.py").write_text(CONF)
+    (root / "pyproject.toml").write_text(PYPROJECT)
     (root / "docs" / "index.md").write_text(PAGE)
     (root / "snippets" / "hello.py").write_text('"""Say hello."""\n\nprint("hello")\n')
     return root
@@ -90,6 +106,12 @@ def test_a_matching_record_builds(site: Path) -> None:
         '<abbr class="jaxwaits-badge small jaxwaits-verified" title="verified in this build">✓'
         in page
     )
+    pinned = "https://example.org/en/v1.2.3/claim/says-hello.html"  # as `cite` gives it
+    assert f'class="jaxwaits-copy-link reference external" href="{pinned}"' in page
+    claim_page = (site / "docs/_build/html/claim/says-hello.html").read_text()
+    assert "one paragraph leads to the claim" in claim_page  # where it is stated
+    assert 'href="../index.html#greetings">Greetings</a>' in claim_page
+    assert f'href="{pinned}">{pinned}</a>' in claim_page
 
 
 def test_a_renamed_claim_keeps_resolving(site: Path) -> None:

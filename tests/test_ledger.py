@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -130,18 +132,27 @@ def test_round_trip_through_the_folder(tmp_path: Path, judge: verdicts.Judge) ->
         ledger.save(entry, tmp_path / "ledger")
     found = ledger.load(tmp_path / "ledger")
     assert [v.platform.jax for v in found] == ["0.4.16", "0.4.30", "0.5.3", "0.10.2"]
-    assert found[2] == entries[0] and found[0].not_installable == "no jaxlib"
+    assert replace(found[2], recorded_on="") == entries[0]
+    assert found[0].not_installable == "no jaxlib"
+    today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+    assert {v.recorded_on for v in found} == {today}
 
 
 def test_saving_what_the_file_already_says_rewrites_nothing(
     tmp_path: Path, judge: verdicts.Judge
 ) -> None:
     path = ledger.save(verified(judge, "0.5.3", a=Outcome.MATCHED), tmp_path)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(data | {"recorded_on": "2026-01-02"}, indent=2) + "\n")
     os.utime(path, ns=(1, 1))
     ledger.save(verified(judge, "0.5.3", a=Outcome.MATCHED), tmp_path)
     assert path.stat().st_mtime_ns == 1
+    assert ledger.read_file(path).recorded_on == "2026-01-02"  # when they were first recorded
     ledger.save(verified(judge, "0.5.3", a=Outcome.DIFFERS), tmp_path)
     assert path.stat().st_mtime_ns != 1
+    assert ledger.read_file(path).recorded_on == datetime.datetime.now(datetime.UTC).strftime(
+        "%Y-%m-%d"
+    )
 
 
 def test_an_unknown_outcome_in_a_file_is_named(tmp_path: Path, judge: verdicts.Judge) -> None:

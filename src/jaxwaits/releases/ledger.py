@@ -5,16 +5,17 @@ A file records, per snippet, its :class:`~jaxwaits.evidence.runner.Outcome` (``m
 ``known difference`` recorded for that release in ``snippets/known/``, or a failure with its diff
 or reason), the fingerprint of the evidence it judged and a hash of what it printed; per vendored
 piece, its :class:`~jaxwaits.pieces.drift.PieceOutcome`; whether the release is yanked; and, for
-a release that cannot be installed here, why (and nothing else). Files carry no timestamps, so
-verifying again what has not changed rewrites nothing. What follows for each claim is
-:mod:`jaxwaits.releases.verdicts`.
+a release that cannot be installed here, why (and nothing else); and the day those results were
+first recorded. Verifying again what has not changed rewrites nothing, that day included. What
+follows for each claim is :mod:`jaxwaits.releases.verdicts`.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ class Verification:
     pieces: dict[str, PieceEntry] = field(default_factory=dict)
     yanked: bool = False
     not_installable: str = ""  # why the release could not be installed here, if it could not
+    recorded_on: str = ""  # the day (UTC, YYYY-MM-DD) these results were first recorded
 
     @property
     def passed(self) -> bool:
@@ -73,6 +75,8 @@ class Verification:
         data: dict[str, Any] = {"platform": self.platform.as_dict(), "yanked": self.yanked}
         if self.not_installable:
             data["not_installable"] = self.not_installable
+        if self.recorded_on:
+            data["recorded_on"] = self.recorded_on
         data["snippets"] = {
             name: {"status": e.outcome.value, "detail": e.detail}
             | {"fingerprint": e.fingerprint, "printed": e.printed}
@@ -106,6 +110,7 @@ class Verification:
             },
             bool(data.get("yanked", False)),
             str(data.get("not_installable", "")),
+            str(data.get("recorded_on", "")),
         )
 
 
@@ -148,12 +153,18 @@ def load(folder: Path) -> list[Verification]:
 
 
 def save(verification: Verification, folder: Path) -> Path:
-    """Write one release's file (whole or not at all); a file that already says the same is
-    left alone, so a re-run that found nothing new rewrites no file."""
+    """Write one release's file (whole or not at all), dated today; a file that already says
+    the same, but for its day, is left alone, so a re-run that found nothing new rewrites no file
+    and the day stays the one on which these results were first recorded."""
     path = folder / verification.filename
-    text = verification.to_json()
-    if not (path.is_file() and path.read_text(encoding="utf-8") == text):
-        write_atomic(path, text)
+    undated = replace(verification, recorded_on="")
+    try:
+        if replace(read_file(path), recorded_on="") == undated:
+            return path
+    except JaxwaitsError:
+        pass  # no file yet, or one that is not readable: it is replaced
+    today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+    write_atomic(path, replace(undated, recorded_on=today).to_json())
     return path
 
 

@@ -70,8 +70,13 @@ def _read_inputs(app: Sphinx) -> None:
         claim.id: verdicts.per_release(judge, releases, verifications, claim)
         for claim in found.claims.values()
     }
+    try:
+        release_url = project.release_url
+    except JaxwaitsError as error:
+        logger.warning("%s: so the claims' permanent links cannot be given", error)
+        release_url = ""
     site(app.env).inputs = Inputs(
-        project, found, verifications, cells.built_on(app), releases, table
+        project, found, verifications, cells.built_on(app), releases, table, release_url
     )
 
 
@@ -137,6 +142,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     annotated.setup(app)
     app.connect("build-finished", _publishable)
     app.add_css_file("jaxwaits.css")  # annotated.setup adds the package's static folder
+    app.add_js_file("jaxwaits.js")
     return {
         "version": "0.2",
         "env_version": state.VERSION,  # a saved environment of another version is read afresh

@@ -21,14 +21,14 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from jaxwaits.claims import registry
+from jaxwaits.claims import cite, registry
 from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.evidence.snippets import load_snippets, orphans
 from jaxwaits.files import write_atomic
 from jaxwaits.releases import verdicts
 from jaxwaits.sphinxext import ledger_table
-from jaxwaits.sphinxext.state import Citation, inputs, site
+from jaxwaits.sphinxext.state import Citation, Context, inputs, site
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +90,18 @@ def small_badge(seen: ClaimStanding) -> nodes.abbreviation:
     )
 
 
+def copy_link(release_url: str, claim_id: str) -> nodes.reference:
+    """The claim's permanent link, as ``cite`` gives it; the site's script turns a click on it
+    into a copy to the clipboard (without script it is a plain link)."""
+    return nodes.reference(
+        "copy link",
+        "copy link",
+        refuri=f"{release_url}{cite.page(claim_id)}",
+        reftitle=f"Copy the permanent link to claim {claim_id}",
+        classes=["jaxwaits-copy-link"],
+    )
+
+
 def _failing(detail: str) -> ClaimStanding:
     return ClaimStanding(Standing.FAILING, "failing", detail, "jaxwaits-failing")
 
@@ -124,6 +136,7 @@ class ClaimDirective(SphinxDirective):
             refexplicit=True,
             refdoc=self.env.docname,
         )
+        head += copy_link(inputs(self.env.app).release_url, claim.id)
         box += head
         box += nodes.container("", *self.parse_content_to_nodes(), classes=["jaxwaits-statement"])
         box += claim_status(claim_id=claim.id)
@@ -166,6 +179,41 @@ def declared_claims(doctree: nodes.document) -> dict[str, list[nodes.Node]]:
             statement = next(c for c in box.children if "jaxwaits-statement" in c["classes"])
             found[box["claim_id"]] = [child.deepcopy() for child in statement.children]
     return found
+
+
+def contexts(doctree: nodes.document) -> dict[str, Context]:
+    """Where each claim the page declares is stated: its section, and the paragraphs just
+    before its box (at most two, back to the previous cell, claim or list)."""
+    found = {}
+    for box in doctree.findall(nodes.container):
+        if not box.get("claim_id"):
+            continue
+        section = box.parent
+        while section is not None and not isinstance(section, nodes.section):
+            section = section.parent
+        title, anchor = "", ""
+        if section is not None:
+            title, anchor = section[0].astext(), section["ids"][0] if section["ids"] else ""
+        leading: list[nodes.Node] = []
+        siblings = box.parent.children[: box.parent.index(box)]
+        for node in reversed(siblings):
+            if not isinstance(node, nodes.paragraph) or len(leading) == 2:
+                break
+            leading.insert(0, _flattened(node))
+        found[box["claim_id"]] = Context(title, anchor, leading)
+    return found
+
+
+def _flattened(paragraph: nodes.paragraph) -> nodes.paragraph:
+    """A copy of a paragraph to show on another page: links within its own page, and links
+    still to be resolved there, become their text (the claim page links the place itself)."""
+    copy = paragraph.deepcopy()
+    for ref in list(copy.findall(addnodes.pending_xref)):
+        ref.replace_self(ref.children)
+    for ref in list(copy.findall(nodes.reference)):
+        if ref.get("refid"):
+            ref.replace_self(ref.children)
+    return copy
 
 
 def citations(doctree: nodes.document) -> list[Citation]:
@@ -300,13 +348,36 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
         return [nodes.paragraph(text=f"No claim {claim_id} is declared.")]
     statement = nodes.container(classes=["jaxwaits-claim-statement"])
     statement += _statement(app, claim)
-    stated = nodes.paragraph()
-    stated += nodes.Text("Stated in ")
     where = _docname(app, claim)
     title = app.env.titles[where].astext() if where in app.env.titles else where
+    context = site(app.env).context(claim_id)
+    stated = nodes.paragraph()
+    stated += nodes.Text("Stated in ")
     stated += _link(app, fromdoc, where, f"claim-{claim_id}", title)
-    stated += nodes.Text(f"; permanent anchor #claim-{claim_id}.")
-    body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim), stated]
+    if context is not None and context.title and context.title != title:
+        stated += nodes.Text(", section ")
+        stated += _link(app, fromdoc, where, context.anchor, context.title)
+    body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim)]
+    if context is not None and context.paragraphs:
+        stated += nodes.Text(", after:")
+        quoted = nodes.block_quote(classes=["jaxwaits-claim-context"])
+        quoted += [node.deepcopy() for node in context.paragraphs]
+        body += [stated, quoted]
+    else:
+        stated += nodes.Text(".")
+        body.append(stated)
+    permanent = nodes.paragraph(classes=["jaxwaits-permanent"])
+    release_url = inputs(app).release_url
+    pinned = f"{release_url}{cite.page(claim_id)}"
+    permanent += nodes.Text("Permanent link, pinned to this site release: ")
+    permanent += nodes.reference(pinned, pinned, refuri=pinned)
+    permanent += nodes.Text(" (")
+    permanent += copy_link(release_url, claim_id)
+    permanent += nodes.Text("; or ")
+    command = f"python -m jaxwaits cite {claim_id}"
+    permanent += nodes.literal(command, command)
+    permanent += nodes.Text(" for a Markdown link with its verdicts).")
+    body.append(permanent)
     body += _releases_table(app, fromdoc, claim)
     names = {claim_id, *claim.renamed_from}
     citing = nodes.bullet_list()
@@ -330,8 +401,11 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
     """Every release, in runs of consecutive releases with one verdict: the claim's own answer
     to "does it hold on jax V?"."""
     said = claim.scope
+    days = sorted({v.recorded_on for v in inputs(app).ledger if v.recorded_on})
+    when = f" recorded on {days[0]}" if len(days) == 1 else ""
+    when = f" recorded between {days[0]} and {days[-1]}" if len(days) > 1 else when
     intro = nodes.paragraph(
-        text="On each JAX release (CPU), from the ledger"
+        text=f"On each JAX release (CPU), from the ledger{when}"
         + (f"; the claim declares that it holds {said}:" if said else ":")
     )
     rows = []

@@ -30,6 +30,7 @@ class Collector(EnvironmentCollector):
         markdown = app.env.doc2path(app.env.docname).suffix == ".md"
         site(app.env).pages[app.env.docname] = PageFacts(
             claims=claim_pages.declared_claims(doctree),
+            contexts=claim_pages.contexts(doctree),
             cells=cells.judge_page(app, doctree),
             citations=claim_pages.citations(doctree),
             boundaries=changes.cited_boundaries(doctree),

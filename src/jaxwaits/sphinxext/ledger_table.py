@@ -245,6 +245,7 @@ def _sections(found: Inputs, folded: list[Group]) -> list[nodes.section]:
             f"; yanked from PyPI: {', '.join(yanked)}" if yanked else ""
         )
         section += nodes.paragraph(text=said + ".")
+        section += _recorded(by_release, group)
         first = by_release.get(group.releases[0])
         if first is None or first.not_installable:
             why = first.not_installable if first else "The ledger has no entry for it"
@@ -272,6 +273,23 @@ def _sections(found: Inputs, folded: list[Group]) -> list[nodes.section]:
         section += _differences(first)
         out.append(section)
     return out
+
+
+def _recorded(by_release: dict[str, Verification], group: Group) -> nodes.paragraph:
+    """When the ledger's results for these releases were recorded, and on which Python."""
+    runs: dict[tuple[str, str], list[str]] = {}
+    for release in group.releases:
+        verification = by_release.get(release)
+        if verification is not None and not verification.not_installable:
+            day = verification.recorded_on or "an unknown day"
+            runs.setdefault((day, verification.platform.python), []).append(release)
+    if not runs:
+        return nodes.paragraph()
+    said = "; ".join(
+        f"on {day} with Python {python}: {', '.join(releases)}"
+        for (day, python), releases in sorted(runs.items())
+    )
+    return nodes.paragraph(text=f"Results recorded {said}.", classes=["jaxwaits-recorded"])
 
 
 def _differences(verification: Verification) -> list[nodes.Node]:

@@ -28,7 +28,7 @@ from jaxwaits.releases.universe import Universe
 from jaxwaits.releases.verdicts import ClaimVerdict
 
 ATTRIBUTE = "jaxwaits_site"
-VERSION = 2  # of these classes as pickled with the environment: bump it when they change
+VERSION = 3  # of these classes as pickled with the environment: bump it when they change
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Inputs:
     platform: Platform
     universe: Universe
     verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
+    release_url: str  # where this site release is published: what `cite` links to
 
 
 @dataclass(frozen=True)
@@ -73,13 +74,24 @@ class CitedBoundary:
     line: int | None
 
 
+@dataclass(frozen=True)
+class Context:
+    """Where a claim is stated: its section's title and anchor, and the paragraphs that lead to
+    it (as rendered there, with their cross-references flattened to text)."""
+
+    title: str
+    anchor: str
+    paragraphs: list[nodes.Node]
+
+
 @dataclass
 class PageFacts:
-    """What one page contributed: its claims' rendered statements (by ID), its snippet cells,
-    its citations of claims, and the release boundaries its prose names (cited with
-    ``{changed-in}``, or in plain words: the words and their line)."""
+    """What one page contributed: its claims' rendered statements (by ID) and the context each
+    is stated in, its snippet cells, its citations of claims, and the release boundaries its
+    prose names (cited with ``{changed-in}``, or in plain words: the words and their line)."""
 
     claims: dict[str, list[nodes.Node]] = field(default_factory=dict)
+    contexts: dict[str, Context] = field(default_factory=dict)
     cells: list[CellResult] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
     boundaries: list[CitedBoundary] = field(default_factory=list)
@@ -104,6 +116,11 @@ class Site:
     def declared(self) -> dict[str, tuple[str, list[nodes.Node]]]:
         """Claim ID -> the page that declares it and its rendered statement."""
         return {cid: (doc, f.claims[cid]) for doc, f in self.pages.items() for cid in f.claims}
+
+    def context(self, claim_id: str) -> Context | None:
+        """Where a claim is stated, if a page declared it."""
+        found = (f.contexts[claim_id] for f in self.pages.values() if claim_id in f.contexts)
+        return next(found, None)
 
     def read(self) -> Inputs:
         assert self.inputs is not None, "the jaxwaits inputs are read at builder-inited"
