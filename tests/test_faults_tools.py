@@ -216,8 +216,12 @@ pathlib.Path(os.environ["PID_FILE"]).write_text(str(os.getpid()))
 time.sleep(120)
 """
 RUNNER = """
+import signal
 import sys
 from pathlib import Path
+# As in a terminal's foreground, where Ctrl-C reaches it: a shell that starts a job in the
+# background has it ignore SIGINT, and the test would hang there.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from jaxwaits.evidence.runner import run_snippets
 from jaxwaits.evidence.snippets import load_snippets
 run_snippets(load_snippets(Path(sys.argv[1])))
