@@ -31,14 +31,15 @@
           exceptions.append(e)
 
     #| All tokens are dropped, waited on or failed: a second barrier right after this one
-    #| finds nothing to wait on.
+    #| finds nothing to wait on, and raises nothing. {claim}`errors-surface-at-the-wait`
     self.clear()
 
     #| The barrier is also where a failed effectful computation reports its error.
     if exceptions:
       #| A single distinct error is raised as it is.
       if len(exceptions) == 1:
-        #| The `JaxRuntimeError` itself, not wrapped in a group.
+        #| The `JaxRuntimeError` itself, not wrapped in a group: a computation that failed
+        #| after its call returned reports it here. {claim}`errors-surface-at-the-wait`
         raise exceptions[0]
       #| Several are raised together, as an `ExceptionGroup`. This collecting entered in jax
       #| {changed-in}`0.12.0 <dispatch.RuntimeTokenSet.block_until_ready>`; before, the first

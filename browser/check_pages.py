@@ -34,9 +34,11 @@ from selenium.webdriver.support.wait import WebDriverWait
 PAGES = (
     "index",
     "review",
+    "questions",
     "method",
     "sharded",
     "poll",
+    "dispatch",
     "order",
     "wrapper",
     "tracers",
@@ -130,7 +132,12 @@ axe.run(document.querySelector('.bd-article'), {resultTypes: ['violations']})
 DARK = "Object.assign(document.documentElement.dataset, {theme: 'dark', mode: 'dark'});"
 
 TARGET = ("method", "claim-checks-deleted-first")  # a claim box a review comment links to
-SEARCH = ("deleted donated", "claim/checks-deleted-first.html", "deleted or a donated array")
+# A query, a page it must find, and words that page's summary must hold.
+SEARCHES = (
+    ("deleted donated", "claim/checks-deleted-first.html", "deleted or a donated array"),
+    ("block_until_ready returns immediately", "questions.html", "returns immediately"),
+    ("debug.print not printing", "questions.html", "not printing"),
+)
 THEME_TEXT = ("Settings", ".md", "Light", "Dark", "Contents")  # what summaries showed before
 
 
@@ -206,7 +213,16 @@ def behaviours(driver: webdriver.Chrome, site: str, shots: Path) -> list[str]:
         WebDriverWait(driver, 5).until(lambda d: link.text == "copied")
     except TimeoutException:
         problems.append(f"{page}.html#{anchor}: 'copy link' did not copy (shows {link.text!r})")
-    words, target, statement = SEARCH
+    for words, target, statement in SEARCHES:
+        problems += search(driver, site, shots, words, target, statement)
+    return problems
+
+
+def search(
+    driver: webdriver.Chrome, site: str, shots: Path, words: str, target: str, statement: str
+) -> list[str]:
+    """The site's search finds ``target`` for ``words``, summarised from its article with
+    ``statement`` in it."""
     driver.get(f"{site}/search.html?q={words.replace(' ', '+')}")
     try:
         WebDriverWait(driver, 30).until(
@@ -215,16 +231,21 @@ def behaviours(driver: webdriver.Chrome, site: str, shots: Path) -> list[str]:
             )
         )
     except TimeoutException:
-        return [*problems, f"search.html?q={words}: no result with a summary within 30 s"]
+        return [f"search.html?q={words}: no result with a summary within 30 s"]
     results = driver.execute_script(
         "return [...document.querySelectorAll('#search-results li')].map((li) => "
         "[li.querySelector('a').getAttribute('href'), "
         "(li.querySelector('p.context') || {textContent: ''}).textContent]);"
     )
-    driver.save_screenshot(str(shots / "search.png"))
-    summaries = {href.split("#")[0].split("?")[0]: text for href, text in results}
-    if statement not in summaries.get(target, ""):
-        problems.append(f"search.html?q={words}: {target}'s summary lacks its claim's sentence")
+    driver.save_screenshot(str(shots / f"search-{words.split()[0]}.png"))
+    summaries: dict[str, str] = {}
+    for href, text in results:
+        summaries.setdefault(href.split("#")[0].split("?")[0], text)
+    problems = []
+    if target not in summaries:
+        problems.append(f"search.html?q={words}: {target} is not among the results")
+    elif statement not in summaries[target]:
+        problems.append(f"search.html?q={words}: {target}'s summary lacks {statement!r}")
     for href, text in summaries.items():
         junk = [word for word in THEME_TEXT if word in text.split()]
         if junk:
