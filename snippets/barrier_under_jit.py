@@ -11,7 +11,7 @@ ran = []
 def f(x):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        returned = jax.effects_barrier()
+        returned = jax.effects_barrier()  # jaxwaits: ignore[JW106] the mistake shown here
     ran.append((returned, len(caught)))
     return x + 1
 

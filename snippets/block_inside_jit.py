@@ -7,7 +7,7 @@ import jax.numpy as jnp
 @jax.jit
 def method_on_tracer(x):
     try:
-        x.block_until_ready()
+        x.block_until_ready()  # jaxwaits: ignore[JW104] the mistake this snippet shows
     except AttributeError:
         print("method on tracer raises: AttributeError")
     print("hasattr(tracer, 'block_until_ready'):", hasattr(x, "block_until_ready"))
@@ -16,7 +16,8 @@ def method_on_tracer(x):
 
 @jax.jit
 def wrapper_on_tracer(x):
-    print("wrapper returns the tracer itself:", jax.block_until_ready(x) is x)
+    returned = jax.block_until_ready(x)  # jaxwaits: ignore[JW104] the mistake this snippet shows
+    print("wrapper returns the tracer itself:", returned is x)
     return x * 2
 
 

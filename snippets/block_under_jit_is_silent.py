@@ -13,7 +13,7 @@ def step(a):
     y = a @ a
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        y = jax.block_until_ready(y)  # y is a tracer here: nothing to wait on
+        y = jax.block_until_ready(y)  # jaxwaits: ignore[JW104] a tracer: nothing to wait on
     caught_while_tracing.append(len(caught))
     return y
 
