@@ -94,9 +94,11 @@ def record(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Medians of wall and CPU time: snippets alone, the re-check through templates and fresh,
-    a warm and a clean docs build (`-- --matrix` adds the full matrix, `-- --repeat N`)."""
+    a warm and a clean docs build (`-- --matrix` adds the full matrix, `-- --repeat N`); and
+    `jaxwaits review` next to `ast.parse` on JAX's own package."""
     install(session, "-e", ".[docs]", "uv")
     session.run("python", "benchmarks/bench.py", *session.posargs)
+    session.run("python", "benchmarks/review_speed.py")
 
 
 @nox.session(python=PYTHON)

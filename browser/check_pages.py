@@ -35,6 +35,7 @@ PAGES = (
     "index",
     "review",
     "questions",
+    "review-tool",
     "method",
     "sharded",
     "poll",

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from jaxwaits import review
 from jaxwaits.claims import cite, registry
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
@@ -19,6 +20,8 @@ from jaxwaits.evidence.snippets import load_snippets, orphans
 from jaxwaits.pieces import drift, provenance
 from jaxwaits.project import Project, find_project
 from jaxwaits.releases import environments, index, ledger, matrix, verdicts, verify
+from jaxwaits.review import formats
+from jaxwaits.review.rules import Rule, parse_codes
 
 
 def _run(project: Project, args: argparse.Namespace) -> int:
@@ -280,7 +283,39 @@ def parser() -> argparse.ArgumentParser:
         "--python", default=sys.executable, type=_interpreter, help="interpreter with JAX installed"
     )
     dri.set_defaults(handler=_drift)
+    rev = commands.add_parser(
+        "review", help="find the review checklist's mistakes in harness code (no JAX needed)"
+    )
+    rev.add_argument("paths", nargs="+", type=Path, help=".py, .ipynb, .md files or folders")
+    rev.add_argument(
+        "--format", choices=[f.value for f in formats.Format], default="text", help="output"
+    )
+    rev.add_argument("--select", type=_rule_codes, help="only these rules: JW101,JW104")
+    rev.add_argument("--ignore", type=_rule_codes, help="not these rules")
+    rev.set_defaults(handler=_review, needs_project=False)
     return top
+
+
+def _review(args: argparse.Namespace) -> int:
+    """Review harness code; needs no jax-waits checkout and no JAX."""
+    root = Path.cwd()
+    rules = review.selected_rules(root)
+    if args.select:
+        rules = args.select
+    rules -= args.ignore or set()
+    done = review.review(args.paths, rules)
+    print(formats.render(done, formats.Format(args.format), root))
+    if done.unreadable:
+        return 2
+    return 1 if done.findings else 0
+
+
+def _rule_codes(text: str) -> set[Rule]:
+    try:
+        return parse_codes(text)
+    except ValueError:
+        known = ", ".join(rule.value for rule in Rule)
+        raise argparse.ArgumentTypeError(f"{text!r} names no rule (rules: {known})") from None
 
 
 def _interpreter(text: str) -> str:
@@ -306,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command: 0 success, 1 a check failed, 2 bad input (the message names it)."""
     args = parser().parse_args(argv)
     try:
+        if not getattr(args, "needs_project", True):
+            return args.handler(args)
         with children_die_with_us():
             return args.handler(find_project(), args)
     except JaxwaitsError as error:

@@ -1,0 +1,30 @@
+"""Precision and recall of `jaxwaits review`, rule by rule, on the labelled corpus of real
+timing code in tests/review_corpus/ (a measurement, not a test)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jaxwaits.review.corpus import score
+from jaxwaits.review.rules import Rule
+
+
+def main() -> None:
+    folder = Path(__file__).resolve().parent.parent / "tests" / "review_corpus"
+    found = score(folder)
+    columns = ("rule", "found and labelled", "found, not labelled", "labelled, not found")
+    print(f"| {' | '.join(columns)} | precision | recall |")
+    print("|---|---|---|---|---|---|")
+    for rule in Rule:
+        p, r = found.precision(rule), found.recall(rule)
+        print(
+            f"| {rule.value} {rule.info.name} | {found.hits[rule]} | {found.false_alarms[rule]} "
+            f"| {found.misses[rule]} | {'–' if p is None else f'{p:.2f}'} "
+            f"| {'–' if r is None else f'{r:.2f}'} |"
+        )
+    print(f"\nnot scored (not Python as excerpted): {len(found.unparsed)}")
+    print("\n".join(found.unparsed + found.wrong))
+
+
+if __name__ == "__main__":
+    main()

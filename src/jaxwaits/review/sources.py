@@ -1,0 +1,135 @@
+"""The code a review reads: Python files, notebooks' code cells and Markdown/MyST Python fences,
+each as pieces of Python source with the line they start on; and the suppressions in them."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.review.rules import Rule
+
+SUFFIXES = {".py", ".ipynb", ".md"}
+FENCES = {"python", "py", "python3", "ipython", "ipython3", "{code-cell}"}
+SKIPPED_FOLDERS = {".git", ".nox", ".venv", "venv", "node_modules", "__pycache__", "_build"}
+# `# jaxwaits: ignore[JW101, JW104] why`, `# jaxwaits: ignore` (every rule), and the same with
+# `ignore-file` for the whole file.
+SUPPRESSION = re.compile(r"#\s*jaxwaits:\s*(ignore-file|ignore)\b(?:\[([A-Za-z0-9_,\s]*)\])?")
+LINE_MAGIC = re.compile(r"^(\s*)%timeit(?:\s+-\S+(?:\s+\d+)?)*\s+(.*)$|^(\s*)%time\s+(.*)$")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Python source from a file, starting at ``line`` of it (1-based). A notebook is one piece,
+    its code cells one after the other as they run in one namespace; ``cells`` holds the line of
+    the piece each cell starts on, by cell number."""
+
+    source: str
+    line: int
+    cells: tuple[tuple[int, int], ...] = ()
+
+    def cell_of(self, line: int) -> tuple[int, int]:
+        """The cell a line of a notebook's piece is in, and its line in that cell."""
+        start, number = max((s, n) for s, n in self.cells if s <= line)
+        return number, line - start + 1
+
+
+def files(paths: list[Path]) -> Iterator[Path]:
+    """The files to review: those named, and the reviewable files under the folders named."""
+    for path in paths:
+        if path.is_dir():
+            for found in sorted(path.rglob("*")):
+                if found.suffix in SUFFIXES and not SKIPPED_FOLDERS & set(
+                    found.relative_to(path).parts
+                ):
+                    yield found
+        else:
+            yield path
+
+
+def pieces(path: Path) -> list[Piece]:
+    """The Python in one file; an unreadable file raises, naming it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise JaxwaitsError(f"{path}: cannot be read: {error}") from None
+    if path.suffix == ".ipynb":
+        return _notebook(path, text)
+    if path.suffix == ".md":
+        return _markdown(text)
+    return [Piece(text, 1)]
+
+
+def _notebook(path: Path, text: str) -> list[Piece]:
+    """The code cells as one piece, their IPython magics made Python (``%timeit f(x)`` times
+    ``f(x)``; other magics and shell lines are left out)."""
+    import nbformat  # only notebooks need it
+
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+    except (ValueError, json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
+        raise JaxwaitsError(f"{path}: not a readable notebook: {error}") from None
+    lines: list[str] = []
+    cells = []
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type == "code":
+            cells.append((len(lines) + 1, number))
+            lines += without_magics(cell.source).splitlines() or [""]
+    return [Piece("\n".join(lines) + "\n", 1, tuple(cells))] if cells else []
+
+
+def without_magics(source: str) -> str:
+    lines = []
+    cell_magic = source.lstrip().startswith("%%")
+    for line in source.splitlines():
+        timed = LINE_MAGIC.match(line)
+        if timed:  # %timeit -n10 f(x), %time f(x): both time f(x)
+            indent, expression = timed[1] or timed[3] or "", timed[2] or timed[4]
+            lines.append(f"{indent}__import__('timeit').timeit(lambda: {expression})")
+        elif line.lstrip().startswith(("%", "!")) or cell_magic:
+            lines.append("")  # keeps the line numbers
+        else:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def _markdown(text: str) -> list[Piece]:
+    found = []
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.type != "fence" or token.map is None:
+            continue
+        info = token.info.split()
+        if info and info[0] in FENCES and (info[0] != "{code-cell}" or "python" in info[1:]):
+            found.append(Piece(token.content, token.map[0] + 2))
+    return found
+
+
+def suppressed(source: str) -> tuple[dict[int, set[Rule] | None], set[Rule] | None]:
+    """The rules suppressed on each line (None: all), and in the whole piece (None: all;
+    an empty set: none)."""
+    by_line: dict[int, set[Rule] | None] = {}
+    whole: set[Rule] | None = set()
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = SUPPRESSION.search(line)
+        if not match:
+            continue
+        codes = _codes(match[2])
+        if match[1] == "ignore-file":
+            whole = None if codes is None or whole is None else whole | codes
+        else:
+            by_line[number] = codes
+    return by_line, whole
+
+
+def _codes(text: str | None) -> set[Rule] | None:
+    if text is None:
+        return None
+    return {Rule(c.strip().upper()) for c in text.split(",") if c.strip().upper() in _KNOWN}
+
+
+_KNOWN = {rule.value for rule in Rule}

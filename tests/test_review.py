@@ -1,0 +1,317 @@
+"""`jaxwaits review`: each rule finds its mistake and stays silent on the right code, suppressions
+and configuration, notebooks and Markdown, the output formats, exit codes, and the project's own
+snippets and pages reviewed clean."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import ROOT
+
+from jaxwaits import cli, review
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.review import formats
+from jaxwaits.review.corpus import score
+from jaxwaits.review.rules import Rule
+
+HEAD = """\
+import time
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+step = jax.jit(lambda a: a @ a)
+x = jnp.ones((10, 10))
+"""
+
+# Each rule: code that makes the mistake (the finding on the line marked `# <-`) and the same
+# harness done right.
+CASES = {
+    Rule.TIMER_BEFORE_WAIT: (
+        """
+step(x).block_until_ready()
+t0 = time.perf_counter()
+y = step(x)
+elapsed = time.perf_counter() - t0  # <-
+""",
+        """
+step(x).block_until_ready()
+t0 = time.perf_counter()
+y = step(x)
+total = float(y.sum())
+elapsed = time.perf_counter() - t0
+""",
+    ),
+    Rule.COMPILE_TIMED: (
+        """
+t0 = time.perf_counter()
+step(x).block_until_ready()  # <-
+elapsed = time.perf_counter() - t0
+""",
+        """
+step.lower(x).compile()
+t0 = time.perf_counter()
+step(x).block_until_ready()
+elapsed = time.perf_counter() - t0
+""",
+    ),
+    Rule.ONE_OUTPUT_BLOCKED: (
+        """
+other = jax.jit(lambda a: a + 1)
+step(x).block_until_ready(); other(x).block_until_ready()
+t0 = time.perf_counter()
+loss = step(x)
+params = other(x)
+loss.block_until_ready()
+elapsed = time.perf_counter() - t0  # <-
+""",
+        """
+both = jax.jit(lambda a: (a.sum(), a + 1))
+both(x)
+t0 = time.perf_counter()
+loss, params = both(x)
+loss.block_until_ready()
+elapsed = time.perf_counter() - t0
+""",
+    ),
+    Rule.BLOCK_IN_TRACE: (
+        """
+@jax.jit
+def inner(a):
+    return jax.block_until_ready(a * 2)  # <-
+""",
+        """
+@jax.jit
+def inner(a):
+    return a * 2
+
+inner(x).block_until_ready()
+""",
+    ),
+    Rule.NOTHING_TO_BLOCK: (
+        """
+y = step(x)
+jax.block_until_ready(np.asarray(y))  # <-
+""",
+        """
+y = step(x)
+jax.block_until_ready(y)
+""",
+    ),
+    Rule.BARRIER_IN_TRACE: (
+        """
+def body(a):
+    jax.debug.print("{}", a)
+    jax.effects_barrier()  # <-
+    return a
+
+jax.vmap(body)(x)
+""",
+        """
+def body(a):
+    jax.debug.print("{}", a)
+    return a
+
+jax.vmap(body)(x)
+jax.effects_barrier()
+""",
+    ),
+    Rule.HOST_INPUT_TIMED: (
+        """
+batch = np.ones((10, 10))
+step(batch).block_until_ready()
+t0 = time.perf_counter()
+step(batch).block_until_ready()  # <-
+elapsed = time.perf_counter() - t0
+""",
+        """
+batch = jax.device_put(np.ones((10, 10)))
+step(batch).block_until_ready()
+t0 = time.perf_counter()
+step(batch).block_until_ready()
+elapsed = time.perf_counter() - t0
+""",
+    ),
+}
+
+
+def reviewed(tmp_path: Path, code: str, name: str = "harness.py") -> list[tuple[Rule, int]]:
+    path = tmp_path / name
+    path.write_text(code)
+    done = review.review([path], set(Rule))
+    assert not done.unreadable
+    return [(found.finding.rule, found.finding.line) for found in done.findings]
+
+
+def marked_line(code: str) -> int:
+    return next(i for i, line in enumerate(code.splitlines(), 1) if line.endswith("# <-"))
+
+
+@pytest.mark.parametrize("rule", list(CASES), ids=[rule.value for rule in CASES])
+def test_each_rule_finds_its_mistake_and_nothing_in_the_right_code(
+    rule: Rule, tmp_path: Path
+) -> None:
+    wrong, right = (HEAD + part for part in CASES[rule])
+    assert reviewed(tmp_path, wrong) == [(rule, marked_line(wrong))]
+    assert reviewed(tmp_path, right) == []
+
+
+def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
+    code = HEAD + "import timeit\ntimeit.timeit(lambda: step(x), number=10)\n"
+    code += "timeit.timeit(lambda: step(x).block_until_ready(), number=10)\n"
+    assert reviewed(tmp_path, code) == [(Rule.TIMER_BEFORE_WAIT, 9)]
+
+
+def test_unknown_functions_are_not_judged(tmp_path: Path) -> None:
+    """Precision first: a function jitted elsewhere may or may not be waited on here."""
+    code = HEAD + "from model import train_step\nt0 = time.time()\ntrain_step(x)\n"
+    code += "print(time.time() - t0)\n"
+    assert reviewed(tmp_path, code) == []
+
+
+def test_suppressions_by_line_and_by_file(tmp_path: Path) -> None:
+    wrong = HEAD + CASES[Rule.NOTHING_TO_BLOCK][0]
+    line = wrong.replace("# <-", "# jaxwaits: ignore[JW105] shown on purpose")
+    assert reviewed(tmp_path, line) == []
+    other_rule = wrong.replace("# <-", "# jaxwaits: ignore[JW101]")
+    assert [rule for rule, _ in reviewed(tmp_path, other_rule)] == [Rule.NOTHING_TO_BLOCK]
+    assert reviewed(tmp_path, wrong.replace("# <-", "# jaxwaits: ignore")) == []
+    whole = "# jaxwaits: ignore-file[JW105]\n" + wrong
+    assert reviewed(tmp_path, whole) == []
+
+
+def test_pyproject_selects_rules(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxwaits.review]\nignore = ["JW105"]\n')
+    assert Rule.NOTHING_TO_BLOCK not in review.selected_rules(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxwaits.review]\nselect = ["JW999"]\n')
+    with pytest.raises(JaxwaitsError, match=r"pyproject\.toml"):
+        review.selected_rules(tmp_path)
+
+
+def test_a_notebook_with_timeit_magic(tmp_path: Path) -> None:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("# timing"),
+        nbformat.v4.new_code_cell(HEAD),
+        nbformat.v4.new_code_cell("!nvidia-smi\n%timeit step(x)\n"),
+        nbformat.v4.new_code_cell("%timeit step(x).block_until_ready()"),
+    ]
+    path = tmp_path / "timing.ipynb"
+    path.write_text(nbformat.writes(notebook))
+    done = review.review([path], set(Rule))
+    assert [(f.finding.rule, f.cell, f.finding.line) for f in done.findings] == [
+        (Rule.TIMER_BEFORE_WAIT, 3, 2)
+    ]
+
+
+def test_markdown_fences(tmp_path: Path) -> None:
+    page = "# A page\n\nText.\n\n```python\n" + HEAD + CASES[Rule.NOTHING_TO_BLOCK][0]
+    page += "```\n\n```console\n$ python bench.py\n```\n"
+    fence = "```" + "python\n"
+    first_code_line = page.splitlines().index(fence.strip()) + 2
+    wrong = HEAD + CASES[Rule.NOTHING_TO_BLOCK][0]
+    expected = first_code_line + marked_line(wrong) - 1
+    assert reviewed(tmp_path, page, "page.md") == [(Rule.NOTHING_TO_BLOCK, expected)]
+
+
+def test_an_unreadable_file_is_named_and_the_others_still_reviewed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "broken.py").write_text("def (:\n")
+    (tmp_path / "bad.ipynb").write_text("{not json")
+    (tmp_path / "harness.py").write_text(HEAD + CASES[Rule.NOTHING_TO_BLOCK][0])
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["review", "."]) == 2
+    out = capsys.readouterr().out
+    assert "broken.py:1: not Python" in out
+    assert "bad.ipynb: not a readable notebook" in out
+    assert re.search(r"harness\.py:\d+:\d+ JW105", out)
+
+
+def test_exit_codes_outside_a_checkout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no jax-waits checkout here
+    (tmp_path / "clean.py").write_text(HEAD)
+    assert cli.main(["review", "clean.py"]) == 0
+    (tmp_path / "wrong.py").write_text(HEAD + CASES[Rule.BLOCK_IN_TRACE][0])
+    assert cli.main(["review", "."]) == 1
+    assert cli.main(["review", "--ignore", "JW104", "."]) == 0
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["review", "--select", "JW999", "."])
+    assert stopped.value.code == 2
+    assert "names no rule" in capsys.readouterr().err
+
+
+def _findings(tmp_path: Path) -> review.Review:
+    (tmp_path / "wrong.py").write_text(HEAD + CASES[Rule.BLOCK_IN_TRACE][0])
+    return review.review([tmp_path], set(Rule))
+
+
+def test_the_formats(tmp_path: Path) -> None:
+    done = _findings(tmp_path)
+    line = marked_line(HEAD + CASES[Rule.BLOCK_IN_TRACE][0])
+    checklist = formats.checklist_url(Rule.BLOCK_IN_TRACE)
+    assert checklist.endswith("/review.html#review-block-inside-jit")
+    text = formats.render(done, formats.Format.TEXT, tmp_path)
+    assert text.startswith(f"wrong.py:{line}:") and checklist in text
+    data = json.loads(formats.render(done, formats.Format.JSON, tmp_path))
+    assert data["findings"][0]["code"] == "JW104" and data["findings"][0]["line"] == line
+    markdown = formats.render(done, formats.Format.MARKDOWN, tmp_path)
+    assert "### `wrong.py`" in markdown and f"[Checklist]({checklist})" in markdown
+    assert formats.claim_url("block-under-jit-is-noop") in markdown
+    github = formats.render(done, formats.Format.GITHUB, tmp_path)
+    assert github.startswith(f"::warning file=wrong.py,line={line},")
+
+
+def test_sarif_is_sarif_2_1_0(tmp_path: Path) -> None:
+    sarif = json.loads(formats.render(_findings(tmp_path), formats.Format.SARIF, tmp_path))
+    assert sarif["version"] == "2.1.0"
+    run = sarif["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    assert [rule["id"] for rule in rules] == [rule.value for rule in Rule]
+    assert all(rule["helpUri"].startswith("https://") for rule in rules)
+    result = run["results"][0]
+    assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == "JW104"
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "wrong.py"
+    assert location["region"]["startLine"] >= 1 and result["level"] == "warning"
+
+
+def test_links_are_pinned_like_cite() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert pyproject["tool"]["jaxwaits"]["release-url"] == formats.RELEASE_URL
+    assert formats.site() == formats.RELEASE_URL.format(version=pyproject["project"]["version"])
+
+
+def test_the_site_page_states_every_rule_with_its_claims() -> None:
+    page = (ROOT / "docs" / "review-tool.md").read_text()
+    checklist = (ROOT / "docs" / "review.md").read_text()
+    for rule in Rule:
+        section = page.split(f"({rule.value.lower().replace('jw', 'rule-jw')})=")[1]
+        section = section.split("\n(rule-")[0]
+        assert f"### {rule.value} {rule.info.name}" in section
+        assert f"{{ref}}`{rule.info.anchor}`" in section
+        assert f"({rule.info.anchor})=" in checklist
+        for claim in rule.info.claims:
+            assert f"{{claim}}`{claim}`" in section, (rule, claim)
+
+
+def test_the_project_reviews_clean() -> None:
+    """Every snippet and page that shows a mistake on purpose says so in a suppression."""
+    done = review.review([ROOT / "snippets", ROOT / "docs"], set(Rule))
+    assert done.files > 50 and not done.unreadable
+    assert [formats.where(f, ROOT) for f in done.findings] == []
+
+
+def test_no_false_alarm_on_the_corpus_of_real_code() -> None:
+    """Precision first: on the excerpts of real harnesses, every finding is a labelled mistake
+    (benchmarks/review_corpus.py reports recall too)."""
+    scored = score(ROOT / "tests" / "review_corpus")
+    assert sum(scored.hits.values()) >= 4
+    assert [w for w in scored.wrong if "found, not labelled" in w] == []
