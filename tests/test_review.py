@@ -9,6 +9,7 @@ import re
 import tomllib
 from pathlib import Path
 
+import jsonschema
 import nbformat
 import pytest
 from conftest import ROOT
@@ -271,6 +272,11 @@ def test_the_formats(tmp_path: Path) -> None:
 
 def test_sarif_is_sarif_2_1_0(tmp_path: Path) -> None:
     sarif = json.loads(formats.render(_findings(tmp_path), formats.Format.SARIF, tmp_path))
+    schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft4Validator(schema).validate(sarif)  # the OASIS schema (tests/data/README.md)
+    (tmp_path / "broken.py").write_text("def (:\n")  # an unreadable file: a notification
+    failed = formats.render(review.review([tmp_path], set(Rule)), formats.Format.SARIF, tmp_path)
+    jsonschema.Draft4Validator(schema).validate(json.loads(failed))
     assert sarif["version"] == "2.1.0"
     run = sarif["runs"][0]
     rules = run["tool"]["driver"]["rules"]
