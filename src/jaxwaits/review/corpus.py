@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,12 +46,26 @@ def labels(text: str) -> set[tuple[Rule, int]]:
     return found
 
 
+def excerpt_as_module(text: str) -> str:
+    """An excerpt as a module, its lines where they were: the header's comment lines blanked and
+    each `# ...` (lines left out) an `...` statement, so that a function body cut out of its
+    file can be dedented; IPython magics are read as review reads them in notebooks."""
+    lines = []
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if stripped == "# ...":
+            lines.append(line[: len(line) - len(stripped)] + "...")
+        else:
+            lines.append("" if stripped.startswith("#") else line)
+    return sources.without_magics(textwrap.dedent("\n".join(lines)))
+
+
 def score(folder: Path) -> Score:
     result = Score()
     for path in sorted(folder.glob("*.py")):
         text = path.read_text(encoding="utf-8")
-        try:  # excerpts of notebook cells keep their IPython magics
-            tree = ast.parse(sources.without_magics(text))
+        try:
+            tree = ast.parse(excerpt_as_module(text))
         except SyntaxError as error:
             result.unparsed.append(f"{path.name}:{error.lineno}: {error.msg}")
             continue

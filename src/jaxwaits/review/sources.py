@@ -90,7 +90,9 @@ def without_magics(source: str) -> str:
         timed = LINE_MAGIC.match(line)
         if timed:  # %timeit -n10 f(x), %time f(x): both time f(x)
             indent, expression = timed[1] or timed[3] or "", timed[2] or timed[4]
-            lines.append(f"{indent}__import__('timeit').timeit(lambda: {expression})")
+            expression, hash_, comment = expression.partition("  #")
+            call = f"{indent}__import__('timeit').timeit(lambda: {expression.strip()})"
+            lines.append(f"{call}{'  #' + comment if hash_ else ''}")
         elif line.lstrip().startswith(("%", "!")) or cell_magic:
             lines.append("")  # keeps the line numbers
         else:
