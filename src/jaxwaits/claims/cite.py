@@ -19,10 +19,15 @@ def page(claim_id: str) -> str:
     return f"{PAGES}/{claim_id}.html"
 
 
+def pinned(site: str, claim_id: str) -> str:
+    """A claim's page on the site published at ``site`` (ending in a slash)."""
+    return f"{site}{page(claim_id)}"
+
+
 def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
     """The claim's page in this site release (which keeps showing what it showed when the link
     was made), or with ``latest`` in the newest build."""
-    return f"{project.site_url if latest else project.release_url}{page(claim_id)}"
+    return pinned(project.site_url if latest else project.release_url, claim_id)
 
 
 def markdown(project: Project, claim: Claim, *, latest: bool = False) -> str:

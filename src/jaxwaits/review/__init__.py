@@ -15,6 +15,7 @@ import ast
 import os
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
@@ -78,20 +79,13 @@ def review_file(path: Path, rules: set[Rule]) -> list[Located]:
             continue  # a fence or cell that is not Python (a console session, pseudo-code)
         if not checks.worth_checking(piece.source):
             continue
-        by_line, whole = sources.suppressed(piece.source)
+        silenced = sources.suppressed(piece.source)
         for finding in checks.check(tree):
-            quiet = by_line.get(finding.line, set())
-            if finding.rule not in rules or whole is None or finding.rule in whole:
-                continue
-            if finding.line in by_line and (quiet is None or finding.rule in quiet):
+            if finding.rule not in rules or silenced.silence(finding.rule, finding.line):
                 continue
             if piece.cells:
                 cell, line = piece.cell_of(finding.line)
-                moved = checks.Finding(finding.rule, line, finding.col, finding.message)
-                found.append(Located(path, moved, cell=cell))
-                continue
-            moved = checks.Finding(
-                finding.rule, piece.line + finding.line - 1, finding.col, finding.message
-            )
-            found.append(Located(path, moved))
+                found.append(Located(path, replace(finding, line=line), cell=cell))
+            else:
+                found.append(Located(path, replace(finding, line=piece.line + finding.line - 1)))
     return found

@@ -31,6 +31,9 @@ WAITING_METHODS = {"block_until_ready", "item", "tolist", "__array__"}
 WAITING_FUNCTIONS = {"float", "int", "bool", "print", "device_get", "asarray", "array", "str"}
 
 
+Place = tuple[int, int]  # the line and column of a call: one piece of timed work
+
+
 @dataclass(frozen=True)
 class Finding:
     rule: Rule
@@ -100,7 +103,6 @@ class ModuleChecks:
     """Everything known about one module, and the findings."""
 
     def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
         self.nodes = list(ast.walk(tree))  # walked once: walking is most of the cost
         self.findings: list[Finding] = []
         self.traced: set[str] = set()  # functions whose body is traced
@@ -135,7 +137,7 @@ class ModuleChecks:
                 if isinstance(lower, ast.Constant) and lower.value == 1:
                     self.takes_min = True  # times[1:]: the first, compiling run is dropped
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                if _wrapper(node.value.func) in JITTING or _name(node.value.func) in JITTING:
+                if _wrapper(node.value.func) in JITTING:  # jit(f), partial(jax.jit, ...)(f)
                     for target in node.targets:
                         self.jitted.update(_targets(target))
 
@@ -253,13 +255,13 @@ class ModuleChecks:
     def _region(self, before: list[ast.stmt], region: list[ast.stmt], end: ast.stmt) -> None:
         # Each timed result is known by the line of the work that made it: the outputs of one
         # call are ready together, so waiting on one of them waits for all.
-        sources: dict[str, set[int]] = {}  # name -> the timed work it was computed from
-        made: dict[int, str] = {}  # timed work -> a name it was bound to
+        sources: dict[str, set[Place]] = {}  # name -> the timed work it was computed from
+        made: dict[Place, str] = {}  # timed work -> a name it was bound to
         calls: list[ast.Call] = []
         waits: list[ast.Call] = []
-        fed: set[int] = set()  # timed work whose results later timed work takes as input
-        waited: set[int] = set()
-        waits_in_place = False
+        fed: set[Place] = set()  # timed work whose results later timed work takes as input
+        waited: set[Place] = set()
+        waits_on_timed = False
         for statement in region:
             calls_here, waits_here = [], []
             for node in ast.walk(statement):
@@ -273,11 +275,11 @@ class ModuleChecks:
             calls += calls_here
             waits += waits_here
             if calls_here and waits_here:  # tree_map(lambda a: a.block_until_ready(), f(x))
-                waits_in_place = True
+                waits_on_timed = True
             for target, value in self._assignments(statement):
                 names = _targets(target)
                 if any(self._jax_call(node) for node in ast.walk(value)):
-                    work = value.lineno * 1000 + value.col_offset
+                    work = (value.lineno, value.col_offset)
                     made.setdefault(work, names[0] if names else "")
                     sources.update({name: {work} for name in names})
                     if isinstance(value, ast.Call) and self._is_wait(value):
@@ -288,7 +290,7 @@ class ModuleChecks:
                         sources.update({name: came_from for name in names})
         if not calls:
             return
-        waits_on_timed = bool(waited) or waits_in_place
+        waits_on_timed = waits_on_timed or bool(waited)
         for wait in waits:
             covered = set().union(*(sources.get(n, set()) for n in _names_in(wait)))
             if covered or any(self._jax_call(n) for n in ast.walk(wait)):

@@ -5,10 +5,12 @@ to the site release of this jaxwaits."""
 from __future__ import annotations
 
 import enum
+import functools
 import json
 from importlib import metadata
 from pathlib import Path
 
+from jaxwaits.claims import cite
 from jaxwaits.review.results import Located, Review
 from jaxwaits.review.rules import Rule
 
@@ -24,7 +26,9 @@ class Format(enum.Enum):
     JSON = "json"
 
 
+@functools.cache
 def site() -> str:
+    """This jaxwaits's site release (read once: every finding links to it)."""
     return RELEASE_URL.format(version=metadata.version("jaxwaits"))
 
 
@@ -33,7 +37,7 @@ def checklist_url(rule: Rule) -> str:
 
 
 def claim_url(claim_id: str) -> str:
-    return f"{site()}claim/{claim_id}.html"
+    return cite.pinned(site(), claim_id)
 
 
 def where(found: Located, root: Path) -> str:

@@ -111,9 +111,23 @@ def _markdown(text: str) -> list[Piece]:
     return found
 
 
-def suppressed(source: str) -> tuple[dict[int, set[Rule] | None], set[Rule] | None]:
-    """The rules suppressed on each line (None: all), and in the whole piece (None: all;
-    an empty set: none)."""
+@dataclass(frozen=True)
+class Suppressions:
+    """The rules a piece's comments silence, by line and in the whole piece (None: every
+    rule)."""
+
+    by_line: dict[int, set[Rule] | None]
+    whole: set[Rule] | None
+
+    def silence(self, rule: Rule, line: int) -> bool:
+        for silenced in (self.whole, self.by_line.get(line, set())):
+            if silenced is None or rule in silenced:
+                return True
+        return False
+
+
+def suppressed(source: str) -> Suppressions:
+    """The suppression comments in a piece of source."""
     by_line: dict[int, set[Rule] | None] = {}
     whole: set[Rule] | None = set()
     for number, line in enumerate(source.splitlines(), start=1):
@@ -125,7 +139,7 @@ def suppressed(source: str) -> tuple[dict[int, set[Rule] | None], set[Rule] | No
             whole = None if codes is None or whole is None else whole | codes
         else:
             by_line[number] = codes
-    return by_line, whole
+    return Suppressions(by_line, whole)
 
 
 def _codes(text: str | None) -> set[Rule] | None:

@@ -96,7 +96,7 @@ def copy_link(release_url: str, claim_id: str) -> nodes.reference:
     return nodes.reference(
         "copy link",
         "copy link",
-        refuri=f"{release_url}{cite.page(claim_id)}",
+        refuri=cite.pinned(release_url, claim_id),
         reftitle=f"Copy the permanent link to claim {claim_id}",
         classes=["jaxwaits-copy-link"],
     )
@@ -368,7 +368,7 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
         body.append(stated)
     permanent = nodes.paragraph(classes=["jaxwaits-permanent"])
     release_url = inputs(app).release_url
-    pinned = f"{release_url}{cite.page(claim_id)}"
+    pinned = cite.pinned(release_url, claim_id)
     permanent += nodes.Text("Permanent link, pinned to this site release: ")
     permanent += nodes.reference(pinned, pinned, refuri=pinned)
     permanent += nodes.Text(" (")
