@@ -58,6 +58,7 @@ dispatcher = threading.Thread(target=dispatch, daemon=True)
 dispatcher.start()
 holding.wait(60)
 if ran_during_call:
+    dispatcher.join(30)  # exiting while it still runs JAX code can abort the interpreter
     print("the held computation ran during its call: dispatch is synchronous here")
     raise SystemExit
 seen = -1
