@@ -165,7 +165,103 @@ def test_each_rule_finds_its_mistake_and_nothing_in_the_right_code(
 def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
     code = HEAD + "import timeit\ntimeit.timeit(lambda: step(x), number=10)\n"
     code += "timeit.timeit(lambda: step(x).block_until_ready(), number=10)\n"
-    assert reviewed(tmp_path, code) == [(Rule.TIMER_BEFORE_WAIT, 9)]
+    assert reviewed(tmp_path, code) == [(Rule.TIMER_BEFORE_WAIT, 9), (Rule.COMPILE_TIMED, 9)]
+    code = HEAD + "import timeit\nmin(timeit.repeat(lambda: step(x), number=10))\n"
+    assert reviewed(tmp_path, code) == [(Rule.TIMER_BEFORE_WAIT, 9)]  # the minimum drops it
+
+
+# Harnesses as they are written: each marked line (`# <-`) must be found, nothing else.
+SHAPES = {
+    "a loop whose timer is read inside it": """
+step(x)
+t0 = time.time()
+for i in range(100):
+    y = step(x)
+    if i % 10 == 0:
+        rate = 10 / (time.time() - t0)  # <- JW101
+        t0 = time.time()
+""",
+    "an f-string that formats the result before it reads the timer": """
+step(x)
+t0 = time.time()
+y = step(x)
+print(f"{y} in {time.time() - t0:.3f} s")
+""",
+    "a helper handed a jitted function": """
+def bench(f, *args):
+    f(*args)
+    t0 = time.perf_counter()
+    out = f(*args)
+    return time.perf_counter() - t0  # <- JW101
+bench(step, x)
+""",
+    "a timing decorator on a function that dispatches": """
+def timed(fn):
+    def wrapper(*args):
+        t0 = time.perf_counter()
+        fn(*args)
+        return time.perf_counter() - t0  # <- JW101
+    return wrapper
+@timed
+def run(a):
+    step(a)
+""",
+    "a module function computing with jnp": """
+def norm(a):
+    return jnp.sqrt(jnp.sum(a * a))
+norm(x)
+t0 = time.time()
+n = norm(x)
+elapsed = time.time() - t0  # <- JW101
+""",
+    "a result handed to code the review cannot see": """
+from metrics import log_metrics
+step(x)
+t0 = time.time()
+y = step(x)
+log_metrics(y)
+elapsed = time.time() - t0
+""",
+    "a step that updates its arguments, then blocked": """
+@jax.jit
+def train_step(model, batch):
+    return model
+train_step(x, x)
+t0 = time.time()
+train_step(x, x)
+jax.block_until_ready(x)
+elapsed = time.time() - t0
+""",
+    "an epoch timer with the first, compiling call in it": """
+@jax.jit
+def update(p, b):
+    return p - b
+for epoch in range(3):
+    t0 = time.time()
+    p = update(x, x)  # <- JW102
+    p.block_until_ready()
+    print(time.time() - t0)
+""",
+    "a throughput loop bounded by time": """
+n = 0
+step(x)
+t0 = time.time()
+while time.time() - t0 < 1.0:  # <- JW101
+    step(x)
+    n += 1
+""",
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_shapes_harnesses_take(tmp_path: Path, shape: str) -> None:
+    code = HEAD + SHAPES[shape]
+    expected = [
+        (Rule(match[1]), number)
+        for number, line in enumerate(code.splitlines(), start=1)
+        if (match := re.search(r"# <- (JW\d+)", line))
+    ]
+    assert reviewed(tmp_path, code) == expected
 
 
 def test_unknown_functions_are_not_judged(tmp_path: Path) -> None:

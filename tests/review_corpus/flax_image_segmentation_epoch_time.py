@@ -5,6 +5,11 @@
 # url: https://github.com/google/flax/blob/18f8f311c275d57f46d95e41b15aa97b454754c0/docs_nnx/examples/image_segmentation.md#L1217-L1375
 @nnx.jit(donate_argnames=("model", "optimizer"))
 def train_step(
+    model: nnx.Module, 
+    optimizer: nnx.Optimizer, 
+    rngs: nnx.Rngs,
+    batch: tuple[jax.Array, jax.Array],
+):
 # ...
 def train_one_epoch(epoch):
     start_time = time.time()

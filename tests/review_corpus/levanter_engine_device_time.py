@@ -6,6 +6,12 @@
 # @hax.named_jit(donate_args=(True, False, False))
 @functools.partial(jax.jit, static_argnums=(3, 4), donate_argnames=("gen_state",))
 def _run_generation_loop(
+    gen_state: GenState,
+    model: LmHeadModel,
+    sampler: Sampler,
+    max_tokens_per_round: int,
+    max_rounds: int,
+) -> tuple[GenState, _DecodeOutputs]:
 # ...
             submit_start = iter_start
             future_state, decode_outputs = _run_generation_loop(

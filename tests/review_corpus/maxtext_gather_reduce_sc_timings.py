@@ -23,7 +23,13 @@
       return jnp.sum(gathered.astype(jnp.float32), axis=1).astype(jnp.bfloat16)
 # ...
     @jax.jit
-# ...
+    def _run_sc(
+        op,
+        idx,
+        topk_wgt_local,
+    ):
+      return kernel(op, idx, topk_weights=topk_wgt_local)
+
     start_time = time.time()
     maybe_compile_sc = _run_sc.lower(
         inputs,
@@ -45,3 +51,5 @@
               idx,
               topk_wgt,
           )
+      )
+    timings["kernel_execution"] = time.time() - start_time

@@ -6,6 +6,9 @@
 # expect: clean
 class _AsyncTimer(object):
   """A timer that computes computes durations between async jax operations.
+
+  You should call close() to wait for threads started by this class to finish.
+  """
 # ...
   def __init__(self):
     # We use a thread pool with a single worker to ensure that calls to the

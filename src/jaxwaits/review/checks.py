@@ -1,7 +1,8 @@
 """The checks: one pass over a module's syntax tree, never importing or running it.
 
-Precision comes first: a check speaks only about calls it can tie to JAX in the same source (a
-function jitted there, or a ``jax``/``jnp``/``lax`` call), and stays silent about the rest.
+Precision comes first: a check speaks only about work it can tie to JAX in the same source (a
+function jitted there, a ``jax``/``jnp``/``lax`` call, a function of the module that computes with
+them, or one handed such a function) and stays silent where code it cannot see might wait.
 """
 
 from __future__ import annotations
@@ -17,21 +18,41 @@ TRACING = {
     "jit", "pjit", "vmap", "pmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
     "checkpoint", "remat", "shard_map", "xmap", "scan", "fori_loop", "while_loop", "cond",
     "switch", "map", "custom_jvp", "custom_vjp", "jvp", "vjp", "linearize", "eval_shape",
-    "make_jaxpr", "filter_jit", "filter_vmap", "filter_grad",
+    "make_jaxpr", "filter_jit", "filter_vmap", "filter_grad", "filter_value_and_grad",
+    "named_jit", "Jit", "Vectorize", "Grad", "GradValues",
 }  # fmt: skip
-JITTING = {"jit", "pjit", "filter_jit", "pmap"}
+JITTING = {"jit", "pjit", "filter_jit", "pmap", "named_jit", "Jit"}
 TIMERS = {
     "time", "perf_counter", "monotonic", "process_time", "perf_counter_ns", "time_ns",
     "monotonic_ns", "default_timer",
 }  # fmt: skip
 JAX_MODULES = {"jax", "jnp", "lax", "random", "jr", "jrandom"}
 NUMPY_MODULES = {"np", "numpy", "onp"}
-# Calls that wait for a JAX array's values to be ready (they read them, or wait for them).
+# Parts of the jax namespace that do no work on the device (a call to them is not timed work).
+NOT_WORK = {
+    "tree_util", "tree", "config", "debug", "profiler", "distributed", "monitoring", "sharding",
+    "multihost_utils", "dtypes", "errors", "devices", "local_devices", "device_count",
+    "local_device_count", "process_index", "process_count", "default_backend", "device_get",
+    "effects_barrier", "clear_caches", "ShapeDtypeStruct", "NamedSharding", "PartitionSpec",
+}  # fmt: skip
+# Calls that wait for a JAX array's values (they read them, or wait for them).
 WAITING_METHODS = {"block_until_ready", "item", "tolist", "__array__"}
-WAITING_FUNCTIONS = {"float", "int", "bool", "print", "device_get", "asarray", "array", "str"}
+WAITING_FUNCTIONS = {
+    "float", "int", "bool", "print", "device_get", "asarray", "array", "str", "repr",
+    "block_until_ready",
+}  # fmt: skip
+# Calls that might wait for everything dispatched before them.
+DEVICE_WAITS = {"effects_barrier", "sync_global_devices", "synchronize", "wait_until_finished"}
+# Calls that take arrays and never wait on them.
+PASSING = {
+    "append", "extend", "insert", "add", "len", "isinstance", "range", "enumerate", "zip",
+    "next", "list", "tuple", "dict", "set", "id", "type", "getattr", "hasattr", "super",
+    "update", "setdefault", "pop",
+}  # fmt: skip
+ROBUST = {"min", "median", "percentile", "quantile", "nanmin", "nanmedian"}
+CELL_TIMER = "jaxwaits_timed_cell"  # what sources makes of a `%%timeit` cell: a `with` block
 
-
-Place = tuple[int, int]  # the line and column of a call: one piece of timed work
+Place = tuple[int, int]  # the line and column of a JAX call: one piece of timed work
 
 
 @dataclass(frozen=True)
@@ -53,11 +74,15 @@ def _name(node: ast.AST) -> str:
     return ""
 
 
-def _root(node: ast.AST) -> str:
-    """The first name of a dotted callee: ``jnp.sum`` is ``jnp``."""
+def _chain(node: ast.AST) -> list[str]:
+    """The names of a dotted callee: ``jax.tree_util.tree_map`` is jax, tree_util, tree_map."""
+    parts = []
     while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
         node = node.value
-    return node.id if isinstance(node, ast.Name) else ""
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return parts[::-1]
 
 
 def _wrapper(node: ast.AST) -> str:
@@ -70,11 +95,14 @@ def _wrapper(node: ast.AST) -> str:
 
 
 def _is_timer(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and _name(node.func) in TIMERS and not node.args
+    if not isinstance(node, ast.Call) or node.args:
+        return False
+    called = _name(node.func)
+    return called in TIMERS or (called == "now" and "datetime" in _chain(node.func))
 
 
-def _has_timer(node: ast.AST) -> bool:
-    return any(_is_timer(n) for n in ast.walk(node))
+def _first_timer(node: ast.AST) -> ast.Call | None:
+    return next((n for n in ast.walk(node) if _is_timer(n)), None)  # type: ignore[misc]
 
 
 def _names_in(node: ast.AST) -> set[str]:
@@ -84,8 +112,11 @@ def _names_in(node: ast.AST) -> set[str]:
 def _targets(node: ast.AST) -> list[str]:
     if isinstance(node, ast.Name):
         return [node.id]
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return [name for element in node.elts for name in _targets(element)]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Starred)):
+        elements = node.elts if not isinstance(node, ast.Starred) else [node.value]
+        return [name for element in elements for name in _targets(element)]
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return _targets(node.value)  # self.state = f(x): `self` holds the result
     return []
 
 
@@ -99,72 +130,218 @@ def _paired(target: ast.AST, value: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]
         yield target, value
 
 
+def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists a compound statement runs, in order (handlers left out)."""
+    return [
+        block
+        for field in ("body", "orelse", "finalbody")
+        if isinstance(block := getattr(statement, field, None), list) and block
+    ]
+
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass
+class Scope:
+    """A function whose parameters are handed JAX functions by the module's own calls."""
+
+    first: int
+    last: int
+    params: set[str]
+
+
 class ModuleChecks:
     """Everything known about one module, and the findings."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.nodes = list(ast.walk(tree))  # walked once: walking is most of the cost
         self.findings: list[Finding] = []
+        self.jax_modules = set(JAX_MODULES)
+        self.numpy_modules = set(NUMPY_MODULES)
+        self.jax_names: set[str] = set()  # names imported from jax
         self.traced: set[str] = set()  # functions whose body is traced
         self.jitted: set[str] = set()  # names bound to jitted functions
-        self.functions: set[str] = set()
+        self.compiled: set[str] = set()  # names bound to compiled functions: they never compile
+        self.functions: dict[str, list[Function]] = {}
+        self.jax_functions: set[str] = set()  # module functions that dispatch and never wait
+        self.waiting_functions: set[str] = set()  # module functions that wait
+        self.jax_values: set[str] = set()  # names bound to JAX arrays
+        self.scopes: list[Scope] = []
         self.called: dict[str, list[int]] = {}  # function name -> lines where it is called
-        self.takes_min = False  # the module keeps the fastest of repeated timings
+        self.robust = False  # the module keeps the fastest (or the median) of repeated timings
         self._collect()
+
+    # What the module defines ----------------------------------------------------------------
 
     def _collect(self) -> None:
         for node in self.nodes:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions.add(node.name)
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self._imported(node)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions.setdefault(node.name, []).append(node)
                 for decorator in node.decorator_list:
                     wrapper = _wrapper(decorator)
                     if wrapper in TRACING:
                         self.traced.add(node.name)
                     if wrapper in JITTING:
                         self.jitted.add(node.name)
-            elif isinstance(node, ast.Call) and _name(node.func) in TRACING:
-                for argument in node.args[:3]:
-                    if isinstance(argument, ast.Name):
-                        self.traced.add(argument.id)
-            if isinstance(node, ast.Call):
+            elif isinstance(node, ast.Call):
+                if _name(node.func) in TRACING:
+                    for argument in node.args[:3]:
+                        if isinstance(argument, ast.Name):
+                            self.traced.add(argument.id)
                 callee = node.func.value if isinstance(node.func, ast.Attribute) else node.func
                 if isinstance(callee, ast.Name):  # f(x), f.lower(x): both compile f
                     self.called.setdefault(callee.id, []).append(node.lineno)
-                if _name(node.func) == "min":
-                    self.takes_min = True
-            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+                if _name(node.func) in ROBUST:
+                    self.robust = True
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
                 lower = node.slice.lower
-                if isinstance(lower, ast.Constant) and lower.value == 1:
-                    self.takes_min = True  # times[1:]: the first, compiling run is dropped
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                if _wrapper(node.value.func) in JITTING:  # jit(f), partial(jax.jit, ...)(f)
-                    for target in node.targets:
+                if (isinstance(lower, ast.Constant) and lower.value == 1) or (
+                    isinstance(lower, ast.Name) and "warm" in lower.id.lower()
+                ):
+                    self.robust = True  # times[1:], times[warmup:]: the first runs are dropped
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                wrapper = _wrapper(node.value.func)
+                for target in node.targets:
+                    if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
                         self.jitted.update(_targets(target))
+                    elif wrapper == "compile" and isinstance(target, ast.Name):
+                        self.compiled.add(target.id)  # g = f.lower(x).compile()
+                    elif wrapper in TRACING and isinstance(target, ast.Name):
+                        self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
+        self._classify_functions()
+        for node in self.nodes:
+            if isinstance(node, ast.Assign) and self._jax_call(node.value):
+                for target in node.targets:
+                    self.jax_values.update(_targets(target))
+        self._scopes()
+
+    def _imported(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if alias.name.split(".")[0] == "jax":
+                    self.jax_modules.add(bound)
+                    self.numpy_modules.discard(bound)  # import jax.numpy as np
+                elif alias.name == "numpy":
+                    self.numpy_modules.add(bound)
+        elif node.module and node.module.split(".")[0] == "jax":
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                self.jax_names.add(bound)
+                self.numpy_modules.discard(bound)
+
+    def _classify_functions(self) -> None:
+        """Which module functions dispatch JAX work and never wait, and which wait; twice, so
+        that a function calling another of the module is known."""
+        for _ in range(2):
+            for name, defs in self.functions.items():
+                if name in self.traced:
+                    continue
+                calls = [n for d in defs for n in ast.walk(d) if isinstance(n, ast.Call)]
+                if any(self._is_wait(call) for call in calls):
+                    self.waiting_functions.add(name)
+                elif any(self._jax_call(call) for call in calls):
+                    self.jax_functions.add(name)
+
+    def _scopes(self) -> None:
+        """Parameters of module functions that the module hands JAX functions, by call or as
+        a decorator: ``bench(step, x)``, ``@timed``."""
+        handed: dict[str, set[int]] = {}
+        for node in self.nodes:
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                for i, argument in enumerate(node.args):
+                    if self._jax_function(argument):
+                        handed.setdefault(node.func.id, set()).add(i)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if node.name in self.jax_functions | self.jitted:
+                    for decorator in node.decorator_list:
+                        if isinstance(decorator, ast.Name):
+                            handed.setdefault(decorator.id, set()).add(0)
+        for name, positions in handed.items():
+            for definition in self.functions.get(name, []):
+                params = [a.arg for a in definition.args.posonlyargs + definition.args.args]
+                chosen = {params[i] for i in positions if i < len(params)}
+                if chosen:
+                    last = definition.end_lineno or definition.lineno
+                    self.scopes.append(Scope(definition.lineno, last, chosen))
+
+    def _jax_function(self, node: ast.AST) -> bool:
+        """A function that computes with JAX: jitted, of the module, or from jax itself."""
+        if isinstance(node, ast.Name):
+            return node.id in self.jitted | self.jax_functions
+        if isinstance(node, ast.Attribute):
+            chain = _chain(node)
+            return bool(chain) and chain[0] in self.jax_modules and not set(chain) & NOT_WORK
+        if isinstance(node, ast.Call):
+            return _wrapper(node.func) in TRACING
+        return False
+
+    # What a call does -----------------------------------------------------------------------
+
+    def _jax_call(self, node: ast.AST) -> bool:
+        """A call that dispatches JAX work and returns its arrays."""
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        if isinstance(func, ast.Name):
+            name = func.id
+            if name in self.jitted | self.compiled | self.jax_functions:
+                return True
+            if name in self.jax_names:
+                return name not in TRACING | NOT_WORK | WAITING_FUNCTIONS
+            if name in self.functions and name not in self.waiting_functions:
+                return any(_names_in(arg) & self.jax_values for arg in node.args)
+            return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
+        if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x)
+            return _wrapper(func.func) in TRACING
+        if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
+            chain = _chain(func)
+            if chain and (chain[0] in self.jax_modules or chain[0] in self.jax_names):
+                return not set(chain) & (NOT_WORK | TRACING)
+        return False
+
+    def _is_wait(self, node: ast.Call) -> bool:
+        """A call that surely waits for the arrays it is given."""
+        called = _name(node.func)
+        if isinstance(node.func, ast.Attribute) and called in WAITING_METHODS:
+            return True
+        if not node.args:
+            return False
+        if called in WAITING_FUNCTIONS or called in self.waiting_functions:
+            return True
+        chain = _chain(node.func)
+        return bool(chain) and chain[0] in self.numpy_modules  # np.mean(x) fetches x
+
+    def _might_wait(self, node: ast.Call) -> bool:
+        """A call of code this review cannot see, which might wait for what it is given."""
+        called = _name(node.func)
+        if called in DEVICE_WAITS:
+            return True
+        if self._jax_call(node) or self._is_wait(node) or called in PASSING | TRACING:
+            return False
+        chain = _chain(node.func)
+        if chain and (chain[0] in self.jax_modules or chain[0] in self.jax_names):
+            return False  # jax's own code: its waits are known
+        return bool(node.args or node.keywords)
+
+    # The checks -------------------------------------------------------------------------------
 
     def run(self) -> list[Finding]:
         for node in self.nodes:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if node.name in self.traced:
                     self._inside_trace(node)
-            if isinstance(node, ast.Call):
+            elif isinstance(node, ast.Call):
                 self._nothing_to_block(node)
                 self._timeit(node)
+            elif isinstance(node, ast.With):
+                self._timed_cell(node)
         for body in self._bodies():
             self._timed_regions(body)
         return sorted(set(self.findings), key=lambda f: (f.line, f.col, f.rule.value))
-
-    # JW101, through timeit: `timeit.timeit(lambda: f(x))` times the dispatch
-    def _timeit(self, call: ast.Call) -> None:
-        if _name(call.func) not in {"timeit", "repeat"} or not call.args:
-            return
-        timed = call.args[0]
-        if isinstance(timed, ast.Lambda) and self._jax_call(timed.body):
-            self._add(
-                Rule.TIMER_BEFORE_WAIT,
-                call,
-                "timeit times a call that is not waited on, so it measures the dispatch: time "
-                "`lambda: f(x).block_until_ready()`",
-            )
 
     def _bodies(self) -> Iterator[list[ast.stmt]]:
         for child in self.nodes:
@@ -173,8 +350,30 @@ class ModuleChecks:
                 if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
                     yield block
 
+    # JW101, JW102 through timeit: `timeit.timeit(lambda: f(x))` times the dispatch
+    def _timeit(self, call: ast.Call) -> None:
+        if _name(call.func) not in {"timeit", "repeat"} or not call.args:
+            return
+        timed = call.args[0]
+        if isinstance(timed, ast.Lambda):
+            body: list[ast.stmt] = [ast.Expr(timed.body, lineno=call.lineno, col_offset=0)]
+        elif isinstance(timed, ast.Name) and len(self.functions.get(timed.id, [])) == 1:
+            body = self.functions[timed.id][0].body
+        else:
+            return
+        counted = any(k.arg == "number" for k in call.keywords)
+        self._region([], body, call, call.lineno, fixed_count=counted)
+
+    # the same, through a `%%timeit` cell (`with jaxwaits_timed_cell(number=10):`)
+    def _timed_cell(self, node: ast.With) -> None:
+        for item in node.items:
+            cell = item.context_expr
+            if isinstance(cell, ast.Call) and _name(cell.func) == CELL_TIMER:
+                counted = any(k.arg == "number" for k in cell.keywords)
+                self._region([], node.body, node, node.lineno, fixed_count=counted)
+
     # JW104, JW106
-    def _inside_trace(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def _inside_trace(self, function: Function) -> None:
         for node in ast.walk(function):
             if not isinstance(node, ast.Call):
                 continue
@@ -199,12 +398,11 @@ class ModuleChecks:
         if not (
             isinstance(call.func, ast.Attribute)
             and call.func.attr == "block_until_ready"
-            and _root(call.func) == "jax"
+            and _chain(call.func)[0] in self.jax_modules
             and call.args
         ):
             return
-        argument = call.args[0]
-        why = self._not_an_array(argument)
+        why = self._not_an_array(call.args[0])
         if why:
             self._add(
                 Rule.NOTHING_TO_BLOCK,
@@ -216,10 +414,12 @@ class ModuleChecks:
     def _not_an_array(self, node: ast.AST) -> str:
         if isinstance(node, ast.Constant):
             return "a constant"
-        if isinstance(node, ast.Name) and node.id in self.functions - self.jitted:
+        plain = set(self.functions) - self.jitted
+        if isinstance(node, ast.Name) and node.id in plain:
             return f"the function {node.id!r} itself (not its result)"
         if isinstance(node, ast.Call):
-            if _root(node.func) in NUMPY_MODULES:
+            chain = _chain(node.func)
+            if chain and chain[0] in self.numpy_modules:
                 return "a NumPy result"
             if isinstance(node.func, ast.Attribute) and node.func.attr in {"item", "tolist"}:
                 return f"the result of .{node.func.attr}(), a Python value"
@@ -231,90 +431,88 @@ class ModuleChecks:
                 return "a container of values none of which is a JAX array"
         return ""
 
-    # JW101, JW102, JW103, JW107
+    # JW101, JW102, JW103, JW107 on `t0 = time.perf_counter()` ... `time.perf_counter() - t0`
     def _timed_regions(self, body: list[ast.stmt]) -> None:
         for i, statement in enumerate(body):
-            if not (isinstance(statement, ast.Assign) and _is_timer(statement.value)):
+            value = getattr(statement, "value", None)
+            if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and _is_timer(value)):
                 continue
-            end = next((j for j in range(i + 1, len(body)) if _has_timer(body[j])), None)
-            if end is None:
+            found = self._until_timer(body[i + 1 :])
+            if found:
+                region, end, timer = found
+                self._region(body[:i], region, end, statement.lineno, timer=timer)
+
+    def _until_timer(
+        self, statements: list[ast.stmt]
+    ) -> tuple[list[ast.stmt], ast.stmt, ast.Call] | None:
+        """The statements run before the timer is next read, the statement that reads it (the
+        innermost), and the timer call."""
+        region: list[ast.stmt] = []
+        for statement in statements:
+            timer = _first_timer(statement)
+            if timer is None:
+                region.append(statement)
                 continue
-            self._region(body[:i], body[i + 1 : end], body[end])
+            for block in _blocks(statement):
+                if any(_first_timer(s) is timer for s in block):
+                    inner = self._until_timer(block)
+                    if inner:
+                        return region + inner[0], inner[1], inner[2]
+            if isinstance(statement, ast.While):  # while time.time() - t0 < budget: step()
+                region += statement.body
+            return region, statement, timer
+        return None
 
-    def _jax_call(self, node: ast.AST) -> bool:
-        """A call that returns JAX arrays: a jitted function of this module, or jax/jnp/lax."""
-        if not isinstance(node, ast.Call):
-            return False
-        func = node.func
-        if isinstance(func, ast.Name):
-            return func.id in self.jitted
-        if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
-            return _root(func) in JAX_MODULES and func.attr not in TRACING | {"device_get"}
-        return False
-
-    def _region(self, before: list[ast.stmt], region: list[ast.stmt], end: ast.stmt) -> None:
-        # Each timed result is known by the line of the work that made it: the outputs of one
-        # call are ready together, so waiting on one of them waits for all.
-        sources: dict[str, set[Place]] = {}  # name -> the timed work it was computed from
-        made: dict[Place, str] = {}  # timed work -> a name it was bound to
-        calls: list[ast.Call] = []
-        waits: list[ast.Call] = []
-        fed: set[Place] = set()  # timed work whose results later timed work takes as input
-        waited: set[Place] = set()
-        waits_on_timed = False
-        for statement in region:
-            calls_here, waits_here = [], []
-            for node in ast.walk(statement):
-                if isinstance(node, ast.Call):
-                    if self._jax_call(node):
-                        calls_here.append(node)
-                        inputs = {n for arg in node.args for n in _names_in(arg)}
-                        fed |= set().union(*(sources.get(n, set()) for n in inputs))
-                    if self._is_wait(node):
-                        waits_here.append(node)
-            calls += calls_here
-            waits += waits_here
-            if calls_here and waits_here:  # tree_map(lambda a: a.block_until_ready(), f(x))
-                waits_on_timed = True
-            for target, value in self._assignments(statement):
-                names = _targets(target)
-                if any(self._jax_call(node) for node in ast.walk(value)):
-                    work = (value.lineno, value.col_offset)
-                    made.setdefault(work, names[0] if names else "")
-                    sources.update({name: {work} for name in names})
-                    if isinstance(value, ast.Call) and self._is_wait(value):
-                        waited.add(work)  # y = f(x).block_until_ready()
-                else:
-                    came_from = set().union(*(sources.get(n, set()) for n in _names_in(value)))
-                    if came_from:
-                        sources.update({name: came_from for name in names})
-        if not calls:
+    def _region(
+        self,
+        before: list[ast.stmt],
+        region: list[ast.stmt],
+        end: ast.AST,
+        start: int,
+        timer: ast.Call | None = None,
+        fixed_count: bool = True,
+    ) -> None:
+        timed = Timed(self)
+        for piece in [*_in_order(region), *self._before_timer(end, timer)]:
+            timed.read(piece)
+        if not timed.calls or timed.maybe:
             return
-        waits_on_timed = waits_on_timed or bool(waited)
-        for wait in waits:
-            covered = set().union(*(sources.get(n, set()) for n in _names_in(wait)))
-            if covered or any(self._jax_call(n) for n in ast.walk(wait)):
-                waits_on_timed = True
-                waited |= covered
-        unwaited = sorted(name for work, name in made.items() if work not in waited | fed)
-        if not waits_on_timed:
+        unwaited = sorted({timed.made[p] for p in timed.made.keys() - timed.waited - timed.fed})
+        if not timed.waited:
             self._add(
                 Rule.TIMER_BEFORE_WAIT,
                 end,
                 "the timer stops, but nothing timed here was waited on: block on the result "
                 "(`jax.block_until_ready(...)`) before reading the timer",
             )
-        elif unwaited and waited:
+        elif unwaited:
             self._add(
                 Rule.ONE_OUTPUT_BLOCKED,
                 end,
                 f"the timer stops with {', '.join(unwaited)} not waited on: block on every "
                 "result of the timed work",
             )
-        self._compile_timed(region, calls)
-        self._host_inputs(before, calls)
+        if fixed_count:
+            self._compile_timed(start, timed.calls)
+        self._host_inputs(before, timed.calls)
 
-    def _assignments(self, statement: ast.stmt) -> Iterator[tuple[ast.AST, ast.AST]]:
+    def _before_timer(self, end: ast.AST, timer: ast.Call | None) -> list[ast.stmt]:
+        """What the statement that reads the timer evaluates before it: ``print(f"{loss}
+        {time.time() - t0}")`` formats ``loss`` first."""
+        if timer is None or not isinstance(end, ast.stmt):
+            return []
+        inside = set(map(id, ast.walk(timer)))
+        early = [
+            n
+            for n in ast.walk(end)
+            if isinstance(n, (ast.FormattedValue, ast.Call))
+            and (n.lineno, n.col_offset) < (timer.lineno, timer.col_offset)
+            and id(n) not in inside
+            and not any(m is timer for m in ast.walk(n))
+        ]
+        return [ast.Expr(n, lineno=n.lineno, col_offset=n.col_offset) for n in early]
+
+    def _assignments(self, statement: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]]:
         for node in ast.walk(statement):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
@@ -322,43 +520,56 @@ class ModuleChecks:
             elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
                 yield node.target, node.value
 
-    def _is_wait(self, node: ast.Call) -> bool:
-        called = _name(node.func)
-        if isinstance(node.func, ast.Attribute) and called in WAITING_METHODS:
-            return True
-        return called in WAITING_FUNCTIONS and bool(node.args)
+    def _compile_timed(self, start: int, calls: list[ast.Call]) -> None:
+        first = [
+            call
+            for call in calls
+            if isinstance(call.func, ast.Name)
+            and call.func.id in self.jitted
+            and not any(line < start for line in self.called[call.func.id])
+        ]
+        if not first or self.robust or self._warms_up(start):
+            return  # the fastest of several runs, or a warm-up, leaves the compiling one out
+        for call in first:
+            self._add(
+                Rule.COMPILE_TIMED,
+                call,
+                f"{_name(call.func)!r} is first called inside the timed region: its "
+                "compilation is timed; call it once (blocked) before the timer starts",
+            )
 
-    def _compile_timed(self, region: list[ast.stmt], calls: list[ast.Call]) -> None:
-        if self.takes_min:
-            return  # the fastest of several runs leaves the compiling one out
-        start = region[0].lineno if region else 0
-        for call in calls:
-            name = call.func.id if isinstance(call.func, ast.Name) else ""
-            if name in self.jitted and not any(line < start for line in self.called[name]):
-                self._add(
-                    Rule.COMPILE_TIMED,
-                    call,
-                    f"{name!r} is first called inside the timed region: its compilation is "
-                    "timed; call it once (blocked) before the timer starts",
-                )
+    def _warms_up(self, line: int) -> bool:
+        """The function around ``line`` is called more than once, or speaks of warming up."""
+        for defs in self.functions.values():
+            for definition in defs:
+                if not definition.lineno <= line <= (definition.end_lineno or line):
+                    continue
+                if len(self.called.get(definition.name, [])) > 1:
+                    return True
+                names = (n.id for n in ast.walk(definition) if isinstance(n, ast.Name))
+                if any("warm" in name.lower() for name in names):
+                    return True
+        return False
 
     def _host_inputs(self, before: list[ast.stmt], calls: list[ast.Call]) -> None:
-        host = set()
+        host = set(self.numpy_modules)  # NumPy arrays, and what makes them (a RandomState)
         for statement in before:
             for target, value in self._assignments(statement):
-                if isinstance(value, ast.Call) and _root(value.func) in NUMPY_MODULES:
+                chain = _chain(value.func) if isinstance(value, ast.Call) else []
+                if chain and chain[0] in host:
                     host.update(_targets(target))
+        jitted = self.jitted | self.compiled
         for call in calls:
-            if not (isinstance(call.func, ast.Name) and call.func.id in self.jitted):
+            if not (isinstance(call.func, ast.Name) and call.func.id in jitted):
                 continue
-            for argument in call.args:
-                if isinstance(argument, ast.Name) and argument.id in host:
-                    self._add(
-                        Rule.HOST_INPUT_TIMED,
-                        argument,
-                        f"{argument.id!r} is a NumPy array: each timed call copies it to the "
-                        "device; put it there once before the timer (`jax.device_put`)",
-                    )
+            copied = [a.id for a in call.args if isinstance(a, ast.Name) and a.id in host]
+            if copied:
+                self._add(
+                    Rule.HOST_INPUT_TIMED,
+                    call,
+                    f"NumPy input ({', '.join(copied)}): each timed call copies it to the "
+                    "device; put it there once before the timer (`jax.device_put`)",
+                )
 
     def _add(self, rule: Rule, node: ast.AST, message: str) -> None:
         line = getattr(node, "lineno", 1)
@@ -366,10 +577,108 @@ class ModuleChecks:
         self.findings.append(Finding(rule, line, col, message))
 
 
+def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Simple statements, and the headers of compound ones, in the order they first run;
+    definitions are not run."""
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
+            target, values = statement.target, statement.iter
+            if isinstance(target, ast.Tuple) and len(target.elts) == 2 and _name(values) == "items":
+                target = target.elts[1]  # for name, value in metrics.items(): names are keys
+            yield ast.Assign([target], values, lineno=statement.lineno)
+        elif isinstance(statement, (ast.If, ast.While)):
+            yield ast.Assert(statement.test, lineno=statement.lineno)
+        elif not isinstance(statement, (ast.Try, ast.With, ast.AsyncWith)):
+            yield statement
+            continue
+        for block in _blocks(statement):
+            yield from _in_order(block)
+
+
+class Timed:
+    """What a timed region does, read statement by statement: its JAX work, known by the place
+    of each JAX call (the outputs of one call are ready together, so waiting on one of them
+    waits for all), and the waits on it."""
+
+    def __init__(self, module: ModuleChecks) -> None:
+        self.module = module
+        self.calls: list[ast.Call] = []
+        self.sources: dict[str, set[Place]] = {}  # name -> the timed work it holds results of
+        self.made: dict[Place, str] = {}  # timed work -> what it is called in a message
+        self.fed: set[Place] = set()  # timed work whose results later timed work takes
+        self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
+        self.waited: set[Place] = set()
+        self.maybe = False  # code this review cannot see is handed results of a step
+        self._jax_calls: set[int] = set()
+
+    def held(self, node: ast.AST) -> set[Place]:
+        """The timed work whose results an expression holds."""
+        work = {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
+        return work.union(*(self.sources.get(name, set()) for name in _names_in(node)))
+
+    def read(self, statement: ast.stmt) -> None:
+        module = self.module
+        nodes = list(ast.walk(statement))
+        for node in nodes:
+            if isinstance(node, ast.Call) and module._jax_call(node):
+                self._jax_calls.add(id(node))
+        for node in nodes:
+            if isinstance(node, ast.Call):
+                self._call(node, statement)
+            elif isinstance(node, ast.FormattedValue):
+                self.waited |= self.held(node.value)  # f"{loss}" reads the values
+            elif isinstance(node, ast.Assert):
+                self.waited |= self.held(node.test)  # `if loss < best:` reads the values
+        for target, value in module._assignments(statement):
+            work = self.held(value)
+            if work:
+                names = _targets(target)
+                self.sources.update({name: work for name in names})
+                for place in work & self.made.keys():
+                    if self.made[place].endswith("(...)") and names:
+                        self.made[place] = ", ".join(names)
+
+    def _call(self, node: ast.Call, statement: ast.stmt) -> None:
+        module = self.module
+        arguments = ast.Tuple([*node.args, *[k.value for k in node.keywords]])
+        mapped = [a for a in node.args if isinstance(a, ast.Lambda)]
+        if id(node) in self._jax_calls:
+            place = (node.lineno, node.col_offset)
+            self.calls.append(node)
+            self.fed |= self.held(arguments) - {place}
+            self.made.setdefault(place, _name(node.func) + "(...)")
+            if not isinstance(node.func, ast.Attribute) or _chain(node.func)[0] not in (
+                module.jax_modules | module.jax_names
+            ):
+                self.steps.add(place)
+            if isinstance(statement, ast.Expr) and statement.value is node:
+                for argument in node.args:  # train_step(model, batch) updates the model
+                    if isinstance(argument, ast.Name):
+                        self.sources.setdefault(argument.id, set()).add(place)
+        elif module._is_wait(node):
+            self.waited |= self.held(node)
+        elif any(
+            isinstance(n, ast.Call) and module._is_wait(n) for a in mapped for n in ast.walk(a)
+        ):
+            self.waited |= self.held(arguments)  # tree_map(lambda a: a.block_until_ready(), out)
+        elif _name(node.func) in DEVICE_WAITS:
+            self.maybe = True
+        elif _name(node.func) in {"append", "extend", "add", "insert"}:
+            if isinstance(node.func, ast.Attribute):  # results.append(out)
+                for name in _targets(node.func.value):
+                    self.sources.setdefault(name, set()).update(self.held(arguments))
+        elif module._might_wait(node) and self.held(arguments) & self.steps:
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if receiver is None or not self.held(receiver):  # out.reshape(...) computes
+                self.maybe = True
+
+
 # Every rule needs one of these words in the source: a module without any has no finding.
 WORDS = (
     "block_until_ready", "effects_barrier", "timeit", "time()", "time.time", "perf_counter",
-    "monotonic", "process_time", "time_ns", "default_timer",
+    "monotonic", "process_time", "time_ns", "default_timer", "datetime", CELL_TIMER,
 )  # fmt: skip
 
 

@@ -47,17 +47,58 @@ def labels(text: str) -> set[tuple[Rule, int]]:
 
 
 def excerpt_as_module(text: str) -> str:
-    """An excerpt as a module, its lines where they were: the header's comment lines blanked and
-    each `# ...` (lines left out) an `...` statement, so that a function body cut out of its
-    file can be dedented; IPython magics are read as review reads them in notebooks."""
-    lines = []
+    """An excerpt as a module, its lines where they were. The header's comment lines are blank;
+    each ``# ...`` (lines left out) is blank, or ``...`` where a block would otherwise be empty;
+    a cut that starts deeper than it goes on is opened with ``if True:`` lines put in the blank
+    header; each notebook cell's IPython magics are read as review reads them."""
+    lines: list[str | None] = []  # None: lines left out
     for line in text.splitlines():
-        stripped = line.lstrip()
-        if stripped == "# ...":
-            lines.append(line[: len(line) - len(stripped)] + "...")
-        else:
-            lines.append("" if stripped.startswith("#") else line)
-    return sources.without_magics(textwrap.dedent("\n".join(lines)))
+        stripped = line.strip()
+        lines.append(None if stripped == "# ..." else "" if stripped.startswith("#") else line)
+    code = [i for i, line in enumerate(lines) if line and line.strip()]
+    for i, line in enumerate(lines):
+        if line is None:
+            lines[i] = _left_out(lines, code, i)
+    body = textwrap.dedent("\n".join(line or "" for line in lines)).splitlines()
+    _open_blocks(body)
+    cells = "\n".join(body).split("\n\n\n\n")  # kept apart so that each is read on its own
+    return "\n\n\n\n".join(sources.without_magics(cell) for cell in cells)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _left_out(lines: list[str | None], code: list[int], i: int) -> str:
+    """``...`` under a block header that is left without a body, else nothing."""
+    before = [j for j in code if j < i]
+    after = [j for j in code if j > i]
+    if not before:
+        return ""
+    header = lines[before[-1]] or ""
+    if not header.split("#")[0].rstrip().endswith(":"):
+        return ""
+    if after and _indent(lines[after[0]] or "") > _indent(header):
+        return ""
+    return " " * (_indent(header) + 4) + "..."
+
+
+def _open_blocks(body: list[str]) -> None:
+    """An excerpt cut from inside a block comes back out of it: each level it comes back to
+    is opened with ``if True:`` on a blank line above its first line."""
+    code = [line for line in body if line.strip()]
+    if not code:
+        return
+    levels, lowest = [], _indent(code[0])
+    for line in code:
+        if _indent(line) < lowest:
+            lowest = _indent(line)
+            levels.append(lowest)
+    first = body.index(code[0])
+    if len(levels) > first:
+        return  # not enough blank header lines: left as it is, and reported as not Python
+    for k, level in enumerate(reversed(levels)):
+        body[first - len(levels) + k] = " " * level + "if True:"
 
 
 def score(folder: Path) -> Score:

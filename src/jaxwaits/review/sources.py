@@ -12,6 +12,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.review.checks import CELL_TIMER
 from jaxwaits.review.rules import Rule
 
 SUFFIXES = {".py", ".ipynb", ".md"}
@@ -20,7 +21,9 @@ SKIPPED_FOLDERS = {".git", ".nox", ".venv", "venv", "node_modules", "__pycache__
 # `# jaxwaits: ignore[JW101, JW104] why`, `# jaxwaits: ignore` (every rule), and the same with
 # `ignore-file` for the whole file.
 SUPPRESSION = re.compile(r"#\s*jaxwaits:\s*(ignore-file|ignore)\b(?:\[([A-Za-z0-9_,\s]*)\])?")
-LINE_MAGIC = re.compile(r"^(\s*)%timeit(?:\s+-\S+(?:\s+\d+)?)*\s+(.*)$|^(\s*)%time\s+(.*)$")
+# `%timeit -n10 -r 3 f(x)`: indent, magic, options, the timed expression
+LINE_MAGIC = re.compile(r"^(\s*)%(timeit|time)((?:\s+-\w\s*\d*)*)\s+(.*)$")
+CELL_MAGIC = re.compile(r"^\s*%%(timeit|time)\b((?:\s+-\w\s*\d*)*)\s*$")
 
 
 @dataclass(frozen=True)
@@ -84,20 +87,41 @@ def _notebook(path: Path, text: str) -> list[Piece]:
 
 
 def without_magics(source: str) -> str:
-    lines = []
-    cell_magic = source.lstrip().startswith("%%")
-    for line in source.splitlines():
+    """IPython's timing magics as the Python they run, on the same lines: ``%timeit f(x)`` is
+    ``timeit(lambda: f(x))`` (``number=10`` with ``-n 10``: no calibration run then absorbs the
+    compilation; ``%time`` runs once), and a ``%%timeit`` cell is a ``with`` block around its
+    body; other magics and shell lines are left out."""
+    lines = source.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is not None and CELL_MAGIC.match(lines[first]):
+        timed = CELL_MAGIC.match(lines[first])
+        body = [" " + line if line.strip() else line for line in lines[first + 1 :]]
+        if any(line.strip() for line in body):
+            header = f"with {CELL_TIMER}({_count(timed[1], timed[2]).lstrip(', ')}):"  # type: ignore[index]
+            return "\n".join([*lines[:first], header, *body])
+        return "\n".join(lines[:first])
+    converted = []
+    for line in lines:
         timed = LINE_MAGIC.match(line)
-        if timed:  # %timeit -n10 f(x), %time f(x): both time f(x)
-            indent, expression = timed[1] or timed[3] or "", timed[2] or timed[4]
+        if timed:
+            indent, magic, options, expression = timed.groups()
             expression, hash_, comment = expression.partition("  #")
-            call = f"{indent}__import__('timeit').timeit(lambda: {expression.strip()})"
-            lines.append(f"{call}{'  #' + comment if hash_ else ''}")
-        elif line.lstrip().startswith(("%", "!")) or cell_magic:
-            lines.append("")  # keeps the line numbers
+            call = f"{indent}__import__('timeit').timeit(lambda: {expression.strip()}"
+            call += f"{_count(magic, options)})"
+            converted.append(f"{call}{'  #' + comment if hash_ else ''}")
+        elif line.lstrip().startswith(("%", "!")):
+            converted.append("")  # keeps the line numbers
         else:
-            lines.append(line)
-    return "\n".join(lines)
+            converted.append(line)
+    return "\n".join(converted)
+
+
+def _count(magic: str, options: str) -> str:
+    """The ``number=`` a timing magic fixes: ``%time`` runs once, ``-n 10`` ten times."""
+    if magic == "time":
+        return ", number=1"
+    fixed = re.search(r"-n\s*(\d+)", options or "")
+    return f", number={fixed[1]}" if fixed else ""
 
 
 def _markdown(text: str) -> list[Piece]:
