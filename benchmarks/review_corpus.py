@@ -22,6 +22,12 @@ def main() -> None:
             f"| {found.misses[rule]} | {'–' if p is None else f'{p:.2f}'} "
             f"| {'–' if r is None else f'{r:.2f}'} |"
         )
+    hits, alarms = sum(found.hits.values()), sum(found.false_alarms.values())
+    misses = sum(found.misses.values())
+    print(
+        f"| all rules | {hits} | {alarms} | {misses} | {hits / (hits + alarms):.2f} "
+        f"| {hits / (hits + misses):.2f} |"
+    )
     print(f"\nnot scored (not Python as excerpted): {len(found.unparsed)}")
     print("\n".join(found.unparsed + found.wrong))
 

@@ -52,7 +52,7 @@ for how, update, env in (
     (
         "JAX_CPU_ENABLE_ASYNC_DISPATCH=false in the environment",
         False,
-        {"JAX_CPU_ENABLE_ASYNC_DISPATCH": "false"},
+        {"JAX_CPU_ENABLE_ASYNC_DISPATCH": "false"},  # jaxwaits: ignore[JW109] does nothing
     ),
 ):
     child = subprocess.run(

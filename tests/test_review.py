@@ -138,6 +138,85 @@ step(batch).block_until_ready()
 elapsed = time.perf_counter() - t0
 """,
     ),
+    Rule.EFFECTS_AFTER_BLOCK: (
+        """
+calls = []
+
+@jax.jit
+def counted(a):
+    jax.debug.callback(lambda: calls.append(1))
+    return a + 1
+
+counted(x).block_until_ready()
+print(len(calls))  # <-
+""",
+        """
+calls = []
+
+@jax.jit
+def counted(a):
+    jax.debug.callback(lambda: calls.append(1))
+    return a + 1
+
+counted(x).block_until_ready()
+jax.effects_barrier()
+print(len(calls))
+""",
+    ),
+    Rule.DISPATCH_MADE_SYNCHRONOUS: (
+        """
+jax.config.update("jax_cpu_enable_async_dispatch", False)  # <-
+step(x).block_until_ready()
+t0 = time.perf_counter()
+y = step(x).block_until_ready()
+elapsed = time.perf_counter() - t0
+""",
+        """
+step(x).block_until_ready()
+t0 = time.perf_counter()
+y = step(x).block_until_ready()
+elapsed = time.perf_counter() - t0
+""",
+    ),
+    Rule.ERROR_AT_THE_CALL: (
+        """
+try:
+    y = step(x)  # <-
+except RuntimeError:
+    y = None
+""",
+        """
+try:
+    y = jax.block_until_ready(step(x))
+except RuntimeError:
+    y = None
+""",
+    ),
+    Rule.BLOCK_ONE_BY_ONE: (
+        """
+outs = [step(x), step(x)]
+for out in outs:  # <-
+    out.block_until_ready()
+""",
+        """
+outs = [step(x), step(x)]
+jax.block_until_ready(outs)
+""",
+    ),
+    Rule.DONATED_THEN_USED: (
+        """
+update = jax.jit(lambda p, g: p - g, donate_argnums=0)
+params = x + 1
+new_params = update(params, x)
+params.block_until_ready()  # <-
+""",
+        """
+update = jax.jit(lambda p, g: p - g, donate_argnums=0)
+params = x + 1
+params = update(params, x)
+params.block_until_ready()
+""",
+    ),
 }
 
 
@@ -242,6 +321,23 @@ for epoch in range(3):
     p.block_until_ready()
     print(time.time() - t0)
 """,
+    "Flax NNX's jit, whose donated model stays usable": """
+from flax import nnx
+@nnx.jit(donate_argnames=("model",))
+def train(model, batch):
+    return model
+train(x, x)
+print(x)
+""",
+    "metrics named by their keys, and jax's own tree_map": """
+step(x)
+t0 = time.time()
+metrics = {"loss": step(x)}
+metrics = jax.tree_util.tree_map(jnp.mean, metrics)
+for name, value in metrics.items():
+    history[f"train_{name}"].append(value)
+elapsed = time.time() - t0  # <- JW101
+""",
     "a throughput loop bounded by time": """
 n = 0
 step(x)
@@ -255,6 +351,8 @@ while time.time() - t0 < 1.0:  # <- JW101
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_shapes_harnesses_take(tmp_path: Path, shape: str) -> None:
+    """Each shape is found where it is wrong; where it is right, or where code the review
+    cannot see may wait, nothing is said."""
     code = HEAD + SHAPES[shape]
     expected = [
         (Rule(match[1]), number)
@@ -297,12 +395,19 @@ def test_a_notebook_with_timeit_magic(tmp_path: Path) -> None:
         nbformat.v4.new_code_cell(HEAD),
         nbformat.v4.new_code_cell("!nvidia-smi\n%timeit step(x)\n"),
         nbformat.v4.new_code_cell("%timeit step(x).block_until_ready()"),
+        nbformat.v4.new_code_cell("fresh = jax.jit(lambda a: a + 1)"),
+        # -n 10: no calibration round takes the compilation
+        nbformat.v4.new_code_cell("%timeit -n 10 -r 3 fresh(x).block_until_ready()"),
+        nbformat.v4.new_code_cell("%%timeit -n 5\ny = step(x)\nz = y + 1\n"),
+        nbformat.v4.new_code_cell("%%timeit\nstep(x).block_until_ready()\n"),
     ]
     path = tmp_path / "timing.ipynb"
     path.write_text(nbformat.writes(notebook))
     done = review.review([path], set(Rule))
     assert [(f.finding.rule, f.cell, f.finding.line) for f in done.findings] == [
-        (Rule.TIMER_BEFORE_WAIT, 3, 2)
+        (Rule.TIMER_BEFORE_WAIT, 3, 2),
+        (Rule.COMPILE_TIMED, 6, 1),
+        (Rule.TIMER_BEFORE_WAIT, 7, 1),
     ]
 
 
@@ -411,9 +516,21 @@ def test_the_project_reviews_clean() -> None:
     assert [formats.where(f, ROOT) for f in done.findings] == []
 
 
-def test_no_false_alarm_on_the_corpus_of_real_code() -> None:
-    """Precision first: on the excerpts of real harnesses, every finding is a labelled mistake
-    (benchmarks/review_corpus.py reports recall too)."""
+# Findings on the corpus that its labels do not confirm, each with the reason: a new one fails the
+# test, and so does one that no longer happens (then delete it here).
+KNOWN_FALSE_ALARMS = {
+    # The epoch's training result is waited on inside reconstruct_img, through a variable the
+    # function reads from the enclosing scope; only the separate eval dispatch is not (JW103).
+    "numpyro_vae_epoch_format_timer.py:51 JW101 found, not labelled",
+}
+
+
+def test_the_corpus_of_real_code() -> None:
+    """Precision first: on 80 excerpts of real harnesses every finding is a labelled mistake,
+    but for the known ones; recall stays where it was measured
+    (benchmarks/review_corpus.py prints both, rule by rule)."""
     scored = score(ROOT / "tests" / "review_corpus")
-    assert sum(scored.hits.values()) >= 4
-    assert [w for w in scored.wrong if "found, not labelled" in w] == []
+    assert not scored.unparsed
+    assert {w for w in scored.wrong if "found, not labelled" in w} == KNOWN_FALSE_ALARMS
+    hits, misses = sum(scored.hits.values()), sum(scored.misses.values())
+    assert hits / (hits + misses) >= 0.7, (hits, misses)

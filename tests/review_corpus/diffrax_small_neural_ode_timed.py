@@ -3,6 +3,7 @@
 # commit: 5ea5fcb05058bd22548300a10ea5ef5ce7fb75bb
 # licence: Apache-2.0
 # url: https://github.com/patrick-kidger/diffrax/blob/5ea5fcb05058bd22548300a10ea5ef5ce7fb75bb/benchmarks/small_neural_ode.py#L123-L192
+# expect: clean
 def timed(fn):
     def _timer(*args, **kwargs):
         gcold = gc.isenabled()
@@ -12,7 +13,7 @@ def timed(fn):
         start = time.perf_counter_ns()
         try:
             fn(*args, **kwargs)
-            end = time.perf_counter_ns()  # expect: review-timing-without-blocking
+            end = time.perf_counter_ns()
         finally:
             if gcold:
                 gc.enable()

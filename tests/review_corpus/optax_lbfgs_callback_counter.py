@@ -43,4 +43,4 @@ def test_hparams(lbfgs_hparams, linesearch_hparams, dimension=512):
 
   final_value = fun(final_params)
   final_grad_norm = optax.tree.norm(jax.grad(fun)(final_params))
-  return final_value, final_grad_norm, num_fun_calls, time_run  # expect: review-effects-not-arrays
+  return final_value, final_grad_norm, num_fun_calls, time_run  # expect: JW108

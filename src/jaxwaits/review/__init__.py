@@ -80,7 +80,7 @@ def review_file(path: Path, rules: set[Rule]) -> list[Located]:
         if not checks.worth_checking(piece.source):
             continue
         silenced = sources.suppressed(piece.source)
-        for finding in checks.check(tree):
+        for finding in checks.check(tree, piece.source):
             if finding.rule not in rules or silenced.silence(finding.rule, finding.line):
                 continue
             if piece.cells:

@@ -19,9 +19,10 @@ TRACING = {
     "checkpoint", "remat", "shard_map", "xmap", "scan", "fori_loop", "while_loop", "cond",
     "switch", "map", "custom_jvp", "custom_vjp", "jvp", "vjp", "linearize", "eval_shape",
     "make_jaxpr", "filter_jit", "filter_vmap", "filter_grad", "filter_value_and_grad",
-    "named_jit", "Jit", "Vectorize", "Grad", "GradValues",
+    "named_jit", "Jit", "Vectorize", "Grad", "GradValues", "Parallel", "parallelize",
 }  # fmt: skip
-JITTING = {"jit", "pjit", "filter_jit", "pmap", "named_jit", "Jit"}
+JITTING = {"jit", "pjit", "filter_jit", "pmap", "named_jit", "Jit", "Parallel", "parallelize"}
+LOOPS = {"fori_loop", "while_loop", "scan"}  # called outside jit, they compile their function
 TIMERS = {
     "time", "perf_counter", "monotonic", "process_time", "perf_counter_ns", "time_ns",
     "monotonic_ns", "default_timer",
@@ -43,6 +44,7 @@ WAITING_FUNCTIONS = {
 }  # fmt: skip
 # Calls that might wait for everything dispatched before them.
 DEVICE_WAITS = {"effects_barrier", "sync_global_devices", "synchronize", "wait_until_finished"}
+# ... and any call named like `sync()`, `sync_func()`, `synchronize_all_activity()`
 # Calls that take arrays and never wait on them.
 PASSING = {
     "append", "extend", "insert", "add", "len", "isinstance", "range", "enumerate", "zip",
@@ -50,6 +52,19 @@ PASSING = {
     "update", "setdefault", "pop",
 }  # fmt: skip
 ROBUST = {"min", "median", "percentile", "quantile", "nanmin", "nanmedian"}
+# Words that say a timed region measures, on purpose, what a rule would report: the compilation
+# or the dispatch (JW101, JW103), a warm-up or the compilation (JW102).
+DISPATCH = ("compil", "dispatch", "overhead")
+WARM_UP = ("compil", "warm")
+CALLBACKS = {"callback", "io_callback"}  # host callbacks that may change the host's state
+CHANGING = {"append", "extend", "insert", "add", "update", "setdefault", "pop", "clear"}
+RUNTIME_ERRORS = {"RuntimeError", "XlaRuntimeError", "JaxRuntimeError"}
+ASYNC_VARIABLE = "JAX_CPU_ENABLE_ASYNC_DISPATCH"  # read by no release: the option is a flag
+SYNCHRONOUS = {  # jax.config options that make dispatch wait, and the value that does it
+    "jax_cpu_enable_async_dispatch": False,
+    "jax_debug_nans": True,
+    "jax_debug_infs": True,
+}
 CELL_TIMER = "jaxwaits_timed_cell"  # what sources makes of a `%%timeit` cell: a `with` block
 
 Place = tuple[int, int]  # the line and column of a JAX call: one piece of timed work
@@ -61,6 +76,7 @@ class Finding:
     line: int
     col: int
     message: str
+    end_line: int = 0  # the last line of the statement or call found (0: ``line``)
 
 
 def _name(node: ast.AST) -> str:
@@ -85,6 +101,27 @@ def _chain(node: ast.AST) -> list[str]:
     return parts[::-1]
 
 
+def _restarts(start: ast.stmt, end: ast.stmt) -> bool:
+    """``end`` only sets the timer ``start`` set, again."""
+    value = getattr(end, "value", None)
+    if not (isinstance(end, (ast.Assign, ast.AnnAssign)) and _is_timer(value)):
+        return False
+    started = _names_in(ast.Tuple(getattr(start, "targets", [getattr(start, "target", None)])))
+    ended = _names_in(ast.Tuple(getattr(end, "targets", [getattr(end, "target", None)])))
+    return started == ended
+
+
+def _syncs(called: str) -> bool:
+    """A call that may wait for all the device's work: ``effects_barrier()``, ``sync()``."""
+    lowered = called.lower()
+    return called in DEVICE_WAITS or ("sync" in lowered and "async" not in lowered)
+
+
+def _key(node: ast.AST) -> str:
+    """How a callee is known: ``step`` or ``self.step``."""
+    return node.id if isinstance(node, ast.Name) else _dotted(node)
+
+
 def _wrapper(node: ast.AST) -> str:
     """The tracing wrapper a decorator or call names: ``jax.jit``, ``partial(jax.jit, ...)``."""
     if isinstance(node, ast.Call):
@@ -102,11 +139,24 @@ def _is_timer(node: ast.AST) -> bool:
 
 
 def _first_timer(node: ast.AST) -> ast.Call | None:
-    return next((n for n in ast.walk(node) if _is_timer(n)), None)  # type: ignore[misc]
+    return next((n for n in ast.walk(node) if isinstance(n, ast.Call) and _is_timer(n)), None)
+
+
+def _dotted(node: ast.AST) -> str:
+    """``self.state`` for an attribute of a name, else ''."""
+    chain = _chain(node)
+    return ".".join(chain) if isinstance(node, ast.Attribute) and len(chain) > 1 else ""
 
 
 def _names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    """The names an expression reads, with the attributes of names (``self.state``)."""
+    names = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            names.add(n.id)
+        elif isinstance(n, ast.Attribute) and (dotted := _dotted(n)):
+            names.add(dotted)
+    return names
 
 
 def _targets(node: ast.AST) -> list[str]:
@@ -115,8 +165,10 @@ def _targets(node: ast.AST) -> list[str]:
     if isinstance(node, (ast.Tuple, ast.List, ast.Starred)):
         elements = node.elts if not isinstance(node, ast.Starred) else [node.value]
         return [name for element in elements for name in _targets(element)]
+    if isinstance(node, ast.Attribute) and (dotted := _dotted(node)):
+        return [dotted]  # self.state = f(x)
     if isinstance(node, (ast.Attribute, ast.Subscript)):
-        return _targets(node.value)  # self.state = f(x): `self` holds the result
+        return _targets(node.value)  # results[i] = f(x): `results` holds the result
     return []
 
 
@@ -154,15 +206,20 @@ class Scope:
 class ModuleChecks:
     """Everything known about one module, and the findings."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, source: str = "") -> None:
         self.nodes = list(ast.walk(tree))  # walked once: walking is most of the cost
+        self.lines = source.splitlines()
         self.findings: list[Finding] = []
         self.jax_modules = set(JAX_MODULES)
         self.numpy_modules = set(NUMPY_MODULES)
-        self.jax_names: set[str] = set()  # names imported from jax
+        self.jax_names: dict[str, str] = {}  # names imported from jax: bound -> jax's name
+        self.from_timeit = {"timeit"}  # names imported from timeit (`%timeit` becomes timeit)
         self.traced: set[str] = set()  # functions whose body is traced
         self.jitted: set[str] = set()  # names bound to jitted functions
         self.compiled: set[str] = set()  # names bound to compiled functions: they never compile
+        self.pure: set[str] = set()  # jitted by jax itself: they change none of their arguments
+        # jitted by equinox: since 0.11.8 `filter_jit` blocks on its result before returning
+        self.blocking: set[str] = set()
         self.functions: dict[str, list[Function]] = {}
         self.jax_functions: set[str] = set()  # module functions that dispatch and never wait
         self.waiting_functions: set[str] = set()  # module functions that wait
@@ -170,6 +227,10 @@ class ModuleChecks:
         self.scopes: list[Scope] = []
         self.called: dict[str, list[int]] = {}  # function name -> lines where it is called
         self.robust = False  # the module keeps the fastest (or the median) of repeated timings
+        self.times = False  # the module reads a timer
+        self.barrier = False  # the module calls jax.effects_barrier()
+        self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
+        self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
         self._collect()
 
     # What the module defines ----------------------------------------------------------------
@@ -186,16 +247,28 @@ class ModuleChecks:
                         self.traced.add(node.name)
                     if wrapper in JITTING:
                         self.jitted.add(node.name)
+                        if wrapper == "filter_jit":
+                            self.blocking.add(node.name)
+                        self._donates(ast.Name(node.name), decorator, node)
             elif isinstance(node, ast.Call):
                 if _name(node.func) in TRACING:
                     for argument in node.args[:3]:
                         if isinstance(argument, ast.Name):
                             self.traced.add(argument.id)
-                callee = node.func.value if isinstance(node.func, ast.Attribute) else node.func
-                if isinstance(callee, ast.Name):  # f(x), f.lower(x): both compile f
-                    self.called.setdefault(callee.id, []).append(node.lineno)
-                if _name(node.func) in ROBUST:
+                used = [node.func]
+                if isinstance(node.func, ast.Attribute):  # f.lower(x) compiles f
+                    used.append(node.func.value)
+                if _name(node.func) in LOOPS:  # lax.fori_loop(0, n, step, x) compiles step
+                    used += node.args
+                for name in filter(None, map(_key, used)):
+                    self.called.setdefault(name, []).append(node.lineno)
+                called = _name(node.func)
+                if called in ROBUST:
                     self.robust = True
+                self.times = self.times or _is_timer(node) or self._is_timeit(node)
+                self.barrier = self.barrier or called == "effects_barrier"
+                if called in CALLBACKS and node.args:
+                    self.callbacks.append(node.args[0])
             elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
                 lower = node.slice.lower
                 if (isinstance(lower, ast.Constant) and lower.value == 1) or (
@@ -207,16 +280,56 @@ class ModuleChecks:
                 for target in node.targets:
                     if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
                         self.jitted.update(_targets(target))
+                        if wrapper == "filter_jit":
+                            self.blocking.update(_targets(target))
+                        self._donates(target, node.value, None)
+                        if not {"nnx", "eqx", "objax"} & set(_chain(node.value.func)):
+                            self.pure.update(_targets(target))
                     elif wrapper == "compile" and isinstance(target, ast.Name):
                         self.compiled.add(target.id)  # g = f.lower(x).compile()
+                        self.pure.add(target.id)
                     elif wrapper in TRACING and isinstance(target, ast.Name):
                         self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
+        for node in self.nodes:  # bench = partial(step, x): a jitted call, once bound
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                call = node.value
+                bound = call.args[0] if _name(call.func) == "partial" and call.args else None
+                if bound is not None and _key(bound) in self.jitted:
+                    for target in node.targets:
+                        self.jitted.update(_targets(target))
         self._classify_functions()
         for node in self.nodes:
             if isinstance(node, ast.Assign) and self._jax_call(node.value):
                 for target in node.targets:
                     self.jax_values.update(_targets(target))
         self._scopes()
+
+    def _donates(self, target: ast.AST, wrapper: ast.AST, definition: Function | None) -> None:
+        """The arguments ``jax.jit(f, donate_argnums=...)`` donates; nnx and equinox keep the
+        objects they are handed up to date, so theirs are left out."""
+        if not isinstance(target, ast.Name) or not isinstance(wrapper, ast.Call):
+            return
+        if _wrapper(wrapper) not in {"jit", "pjit", "pmap"} or any(
+            {"nnx", "eqx"} & set(_chain(n)) for n in [wrapper.func, *wrapper.args[:1]]
+        ):
+            return  # only jax's own jit donates: nnx and equinox keep their objects up to date
+        if target.id in self.donating:
+            self.donating[target.id] = (set(), set())  # bound twice: which one is called?
+            return
+        positions: set[int] = set()
+        names: set[str] = set()
+        for keyword in wrapper.keywords:
+            values = keyword.value.elts if isinstance(keyword.value, ast.Tuple) else [keyword.value]
+            constants = [v.value for v in values if isinstance(v, ast.Constant)]
+            if keyword.arg == "donate_argnums":
+                positions |= {c for c in constants if isinstance(c, int)}
+            elif keyword.arg == "donate_argnames":
+                names |= {c for c in constants if isinstance(c, str)}
+        if definition is not None:
+            params = [a.arg for a in definition.args.posonlyargs + definition.args.args]
+            positions |= {i for i, param in enumerate(params) if param in names}
+        if positions or names:
+            self.donating[target.id] = (positions, names)
 
     def _imported(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -227,10 +340,12 @@ class ModuleChecks:
                     self.numpy_modules.discard(bound)  # import jax.numpy as np
                 elif alias.name == "numpy":
                     self.numpy_modules.add(bound)
+        elif node.module == "timeit":
+            self.from_timeit |= {alias.asname or alias.name for alias in node.names}
         elif node.module and node.module.split(".")[0] == "jax":
             for alias in node.names:
                 bound = alias.asname or alias.name
-                self.jax_names.add(bound)
+                self.jax_names[bound] = alias.name
                 self.numpy_modules.discard(bound)
 
     def _classify_functions(self) -> None:
@@ -291,20 +406,29 @@ class ModuleChecks:
             if name in self.jitted | self.compiled | self.jax_functions:
                 return True
             if name in self.jax_names:
-                return name not in TRACING | NOT_WORK | WAITING_FUNCTIONS
+                original = self.jax_names[name]
+                skipped = TRACING | NOT_WORK | WAITING_FUNCTIONS
+                return original not in skipped and not original[:1].isupper()  # P(), Mesh()
             if name in self.functions and name not in self.waiting_functions:
                 return any(_names_in(arg) & self.jax_values for arg in node.args)
             return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
         if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x)
             return _wrapper(func.func) in TRACING
+        if _dotted(func) in self.jitted | self.compiled:  # self.step = jax.jit(f)
+            return True
+        if _chain(func)[:1] == ["self"] and len(_chain(func)) == 2:  # self.evaluate()
+            return func.attr in self.jax_functions  # type: ignore[union-attr]
         if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
             chain = _chain(func)
             if chain and (chain[0] in self.jax_modules or chain[0] in self.jax_names):
-                return not set(chain) & (NOT_WORK | TRACING)
+                return not set(chain) & (NOT_WORK | TRACING) and not func.attr[:1].isupper()
         return False
 
     def _is_wait(self, node: ast.Call) -> bool:
-        """A call that surely waits for the arrays it is given."""
+        """A call that surely waits for the arrays it is given (or, for a function equinox
+        jitted, for those it returns)."""
+        if _key(node.func) in self.blocking:
+            return True
         called = _name(node.func)
         if isinstance(node.func, ast.Attribute) and called in WAITING_METHODS:
             return True
@@ -315,17 +439,18 @@ class ModuleChecks:
         chain = _chain(node.func)
         return bool(chain) and chain[0] in self.numpy_modules  # np.mean(x) fetches x
 
-    def _might_wait(self, node: ast.Call) -> bool:
-        """A call of code this review cannot see, which might wait for what it is given."""
+    def _might_wait(self, node: ast.Call, reaches: bool = False) -> bool:
+        """A call of code this review cannot see, which might wait for what it is given (or,
+        for a method, ``reaches`` through its object)."""
         called = _name(node.func)
-        if called in DEVICE_WAITS:
+        if _syncs(called):
             return True
         if self._jax_call(node) or self._is_wait(node) or called in PASSING | TRACING:
             return False
         chain = _chain(node.func)
         if chain and (chain[0] in self.jax_modules or chain[0] in self.jax_names):
             return False  # jax's own code: its waits are known
-        return bool(node.args or node.keywords)
+        return bool(node.args or node.keywords) or reaches
 
     # The checks -------------------------------------------------------------------------------
 
@@ -337,11 +462,34 @@ class ModuleChecks:
             elif isinstance(node, ast.Call):
                 self._nothing_to_block(node)
                 self._timeit(node)
+                self._made_synchronous(node)
             elif isinstance(node, ast.With):
                 self._timed_cell(node)
+            elif isinstance(node, ast.Try):
+                self._error_at_the_call(node)
+            elif isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+                self._one_by_one(node)
+            elif isinstance(node, ast.Constant) and node.value == ASYNC_VARIABLE:
+                self._add(
+                    Rule.DISPATCH_MADE_SYNCHRONOUS,
+                    node,
+                    f"{ASYNC_VARIABLE} is read by no JAX release: it turns nothing off; "
+                    "`jax.config.update('jax_cpu_enable_async_dispatch', False)` does",
+                )
         for body in self._bodies():
             self._timed_regions(body)
+            if self.donating:
+                self._donations(body)
+        if self.callbacks and not self.barrier:
+            self._effects_after_block()
         return sorted(set(self.findings), key=lambda f: (f.line, f.col, f.rule.value))
+
+    def _is_timeit(self, call: ast.Call) -> bool:
+        """``timeit.timeit``, ``timeit.repeat``, or either imported from ``timeit``."""
+        chain = _chain(call.func)
+        if _name(call.func) not in {"timeit", "repeat"}:
+            return False
+        return chain[:1] == ["timeit"] or (len(chain) == 1 and chain[0] in self.from_timeit)
 
     def _bodies(self) -> Iterator[list[ast.stmt]]:
         for child in self.nodes:
@@ -352,13 +500,16 @@ class ModuleChecks:
 
     # JW101, JW102 through timeit: `timeit.timeit(lambda: f(x))` times the dispatch
     def _timeit(self, call: ast.Call) -> None:
-        if _name(call.func) not in {"timeit", "repeat"} or not call.args:
+        if not (self._is_timeit(call) and call.args):
             return
         timed = call.args[0]
         if isinstance(timed, ast.Lambda):
             body: list[ast.stmt] = [ast.Expr(timed.body, lineno=call.lineno, col_offset=0)]
         elif isinstance(timed, ast.Name) and len(self.functions.get(timed.id, [])) == 1:
             body = self.functions[timed.id][0].body
+        elif _key(timed) in self.jitted | self.compiled | self.jax_functions:
+            called = ast.Call(timed, [], [], lineno=call.lineno, col_offset=call.col_offset)
+            body = [ast.Expr(called, lineno=call.lineno, col_offset=call.col_offset)]
         else:
             return
         counted = any(k.arg == "number" for k in call.keywords)
@@ -431,6 +582,141 @@ class ModuleChecks:
                 return "a container of values none of which is a JAX array"
         return ""
 
+    # JW108
+    def _effects_after_block(self) -> None:
+        changed: set[str] = set()
+        inside: list[tuple[int, int]] = []  # the callbacks' own lines
+        for callback in self.callbacks:
+            if isinstance(callback, ast.Lambda):
+                definitions: list[ast.AST] = [callback]
+            elif isinstance(callback, ast.Name):
+                definitions = list(self.functions.get(callback.id, []))
+            else:
+                continue
+            for definition in definitions:
+                first = getattr(definition, "lineno", 0)
+                inside.append((first, getattr(definition, "end_lineno", None) or first))
+                changed |= _changed_outside(definition)
+        if not changed:
+            return
+        waits = [n for n in self.nodes if isinstance(n, ast.Call) and self._is_wait(n)]
+        reported: set[tuple[int, str]] = set()
+        for node in self.nodes:
+            if not isinstance(getattr(node, "ctx", None), ast.Load):
+                continue
+            name = node.id if isinstance(node, ast.Name) else _dotted(node)
+            line = getattr(node, "lineno", 0)
+            if name not in changed or any(a <= line <= b for a, b in inside):
+                continue
+            scope = self._scope_of(line)
+            waited = any(w.lineno < line and self._scope_of(w.lineno) == scope for w in waits)
+            if waited and (scope, name) not in reported:
+                reported.add((scope, name))
+                self._add(
+                    Rule.EFFECTS_AFTER_BLOCK,
+                    node,
+                    f"{name!r} is changed by a host callback and read here after a block on "
+                    "arrays only: call jax.effects_barrier() before reading it",
+                )
+
+    def _scope_of(self, line: int) -> int:
+        """The first line of the innermost function around ``line`` (0: the module)."""
+        return max(
+            (d.lineno for defs in self.functions.values() for d in defs
+             if d.lineno <= line <= (d.end_lineno or d.lineno)),
+            default=0,
+        )  # fmt: skip
+
+    # JW109
+    def _made_synchronous(self, call: ast.Call) -> None:
+        if not (self.times and _name(call.func) == "update" and len(call.args) == 2):
+            return
+        option, value = call.args
+        if not (isinstance(option, ast.Constant) and isinstance(value, ast.Constant)):
+            return
+        if option.value in SYNCHRONOUS and value.value == SYNCHRONOUS[option.value]:
+            self._add(
+                Rule.DISPATCH_MADE_SYNCHRONOUS,
+                call,
+                f"{option.value}={value.value} makes each call wait for its work, so the "
+                "timings here pass without a block; check the harness with it off",
+            )
+
+    # JW110
+    def _error_at_the_call(self, node: ast.Try) -> None:
+        caught = set()
+        for handler in node.handlers:
+            types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            caught |= {_name(t) for t in types if t is not None}
+        if not caught & RUNTIME_ERRORS:
+            return
+        calls = [n for s in node.body for n in ast.walk(s) if isinstance(n, ast.Call)]
+        if any(self._is_wait(c) or self._might_wait(c) for c in calls):
+            return
+        steps = [c for c in calls if self._jax_call(c) and isinstance(c.func, ast.Name)]
+        if steps:
+            self._add(
+                Rule.ERROR_AT_THE_CALL,
+                steps[0],
+                f"{_name(steps[0].func)!r} is not waited on inside this try: an error while "
+                "it runs is raised at the wait, not here; wait inside the try "
+                "(`jax.block_until_ready(...)`)",
+            )
+
+    # JW112
+    def _one_by_one(self, node: ast.For | ast.ListComp | ast.SetComp | ast.GeneratorExp) -> None:
+        if isinstance(node, ast.For):
+            if len(node.body) != 1 or not isinstance(node.body[0], ast.Expr):
+                return
+            target, each = node.target, node.body[0].value
+        elif len(node.generators) == 1:
+            target, each = node.generators[0].target, node.elt
+        else:
+            return
+        if (
+            isinstance(each, ast.Call)
+            and isinstance(each.func, ast.Attribute)
+            and each.func.attr == "block_until_ready"
+            and isinstance(target, ast.Name)
+            and isinstance(each.func.value, ast.Name)
+            and each.func.value.id == target.id
+        ):
+            self._add(
+                Rule.BLOCK_ONE_BY_ONE,
+                node,
+                "this loop blocks array by array: `jax.block_until_ready(arrays)` waits for "
+                "the same in one batched call",
+            )
+
+    # JW113
+    def _donations(self, body: list[ast.stmt]) -> None:
+        for i, statement in enumerate(body):
+            value = getattr(statement, "value", None)
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                continue
+            if value.func.id not in self.donating:
+                continue
+            positions, names = self.donating[value.func.id]
+            donated = [a for j, a in enumerate(value.args) if j in positions]
+            donated += [k.value for k in value.keywords if k.arg in names]
+            stored = {n for t in getattr(statement, "targets", []) for n in _targets(t)}
+            for argument in donated:
+                if isinstance(argument, ast.Name) and argument.id not in stored:
+                    self._used_after(argument.id, body[i + 1 :], value.func.id)
+
+    def _used_after(self, name: str, statements: list[ast.stmt], jitted: str) -> None:
+        for statement in statements:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Name) and node.id == name:
+                    if isinstance(node.ctx, ast.Load):
+                        self._add(
+                            Rule.DONATED_THEN_USED,
+                            node,
+                            f"{name!r} was donated to {jitted!r}, which deleted it: use the "
+                            "call's result, or do not donate it",
+                        )
+                    return
+
     # JW101, JW102, JW103, JW107 on `t0 = time.perf_counter()` ... `time.perf_counter() - t0`
     def _timed_regions(self, body: list[ast.stmt]) -> None:
         for i, statement in enumerate(body):
@@ -438,6 +724,8 @@ class ModuleChecks:
             if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and _is_timer(value)):
                 continue
             found = self._until_timer(body[i + 1 :])
+            if found and _restarts(statement, found[1]):
+                continue  # t0 = time(); ...; t0 = time(): started again, not read
             if found:
                 region, end, timer = found
                 self._region(body[:i], region, end, statement.lineno, timer=timer)
@@ -475,7 +763,11 @@ class ModuleChecks:
         timed = Timed(self)
         for piece in [*_in_order(region), *self._before_timer(end, timer)]:
             timed.read(piece)
-        if not timed.calls or timed.maybe:
+        if fixed_count:
+            self._compile_timed(start, end, timed.every)
+        if timed.calls:
+            self._host_inputs(before, timed.calls)
+        if not timed.calls or timed.maybe or timed.unseen or self._meant(start, end, DISPATCH):
             return
         unwaited = sorted({timed.made[p] for p in timed.made.keys() - timed.waited - timed.fed})
         if not timed.waited:
@@ -492,9 +784,6 @@ class ModuleChecks:
                 f"the timer stops with {', '.join(unwaited)} not waited on: block on every "
                 "result of the timed work",
             )
-        if fixed_count:
-            self._compile_timed(start, timed.calls)
-        self._host_inputs(before, timed.calls)
 
     def _before_timer(self, end: ast.AST, timer: ast.Call | None) -> list[ast.stmt]:
         """What the statement that reads the timer evaluates before it: ``print(f"{loss}
@@ -520,23 +809,54 @@ class ModuleChecks:
             elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
                 yield node.target, node.value
 
-    def _compile_timed(self, start: int, calls: list[ast.Call]) -> None:
-        first = [
-            call
-            for call in calls
-            if isinstance(call.func, ast.Name)
-            and call.func.id in self.jitted
-            and not any(line < start for line in self.called[call.func.id])
-        ]
-        if not first or self.robust or self._warms_up(start):
+    def _compile_timed(self, start: int, end: ast.AST, calls: list[ast.Call]) -> None:
+        """The calls in a timed region that compile: the first of a jitted function, of a lax
+        loop over one, or of a function of the module that is the only caller of one."""
+        if self.robust or self._warms_up(start) or self._meant(start, end, WARM_UP):
             return  # the fastest of several runs, or a warm-up, leaves the compiling one out
-        for call in first:
-            self._add(
-                Rule.COMPILE_TIMED,
-                call,
-                f"{_name(call.func)!r} is first called inside the timed region: its "
-                "compilation is timed; call it once (blocked) before the timer starts",
-            )
+        for call in calls:
+            compiled = self._compiles(call, start)
+            if compiled:
+                self._add(
+                    Rule.COMPILE_TIMED,
+                    call,
+                    f"{compiled} is first called inside the timed region: its compilation is "
+                    "timed; call it once (blocked) before the timer starts",
+                )
+
+    def _compiles(self, call: ast.Call, start: int) -> str:
+        def first(name: str) -> bool:
+            return name in self.called and not any(line < start for line in self.called[name])
+
+        name = _key(call.func)
+        if name in self.jitted and first(name):
+            return repr(name)
+        if _name(call.func) in LOOPS:
+            looped = [_key(a) for a in call.args if _key(a) in self.jitted]
+            return next((repr(n) for n in looped if first(n)), "")
+        function = name.removeprefix("self.")
+        if not first(name) or "." in function:
+            return ""
+        for definition in self.functions.get(function, []):
+            inner = {_key(n.func) for n in ast.walk(definition) if isinstance(n, ast.Call)}
+            for jitted in sorted(inner & self.jitted):
+                elsewhere = [
+                    line
+                    for line in self.called[jitted]
+                    if not definition.lineno <= line <= (definition.end_lineno or line)
+                ]
+                if not elsewhere:
+                    return f"{jitted!r} (through {name!r})"
+        return ""
+
+    def _meant(self, start: int, end: ast.AST, words: tuple[str, ...]) -> bool:
+        """The line that starts the timer, or the statement that reads it and the line after,
+        say what the region times on purpose (`compile_time = time.time() - t0`, `# dispatch
+        only`, `log("compiled in %.2f s", elapsed)`)."""
+        first = getattr(end, "lineno", start)
+        last = (getattr(end, "end_lineno", None) or first) + 1
+        said = "\n".join([*self.lines[start - 1 : start], *self.lines[first - 1 : last]]).lower()
+        return any(word in said for word in words)
 
     def _warms_up(self, line: int) -> bool:
         """The function around ``line`` is called more than once, or speaks of warming up."""
@@ -544,7 +864,8 @@ class ModuleChecks:
             for definition in defs:
                 if not definition.lineno <= line <= (definition.end_lineno or line):
                     continue
-                if len(self.called.get(definition.name, [])) > 1:
+                calls = [k for k in self.called if k.split(".")[-1] == definition.name]
+                if sum(len(self.called[k]) for k in calls) > 1:
                     return True
                 names = (n.id for n in ast.walk(definition) if isinstance(n, ast.Name))
                 if any("warm" in name.lower() for name in names):
@@ -574,7 +895,37 @@ class ModuleChecks:
     def _add(self, rule: Rule, node: ast.AST, message: str) -> None:
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0) + 1
-        self.findings.append(Finding(rule, line, col, message))
+        end = getattr(node, "end_lineno", None) or line
+        self.findings.append(Finding(rule, line, col, message, end))
+
+
+def _spine(node: ast.AST) -> Iterator[ast.AST]:
+    """An expression and what it is an attribute or item of: ``f(x).data[0]``, ``f(x).data``,
+    ``f(x)``."""
+    while True:
+        yield node
+        if not isinstance(node, (ast.Attribute, ast.Subscript)):
+            return
+        node = node.value
+
+
+def _changed_outside(definition: ast.AST) -> set[str]:
+    """The names of outer objects a function changes: declared global or nonlocal, or
+    changed through a method (``calls.append(x)``), an item or an attribute."""
+    local = {a.arg for a in ast.walk(definition) if isinstance(a, ast.arg)}
+    declared: set[str] = set()
+    changed: set[str] = set()
+    for node in ast.walk(definition):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared |= set(node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            local.add(node.id)
+        elif isinstance(node, ast.Call) and _name(node.func) in CHANGING:
+            if isinstance(node.func, ast.Attribute):  # calls.append(x), self.calls.append(x)
+                changed |= set(_targets(node.func.value))
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            changed |= set(_targets(node))  # counts[k] = n, self.n = n
+    return declared | (changed - local)
 
 
 def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -604,19 +955,36 @@ class Timed:
 
     def __init__(self, module: ModuleChecks) -> None:
         self.module = module
-        self.calls: list[ast.Call] = []
+        self.calls: list[ast.Call] = []  # the JAX work
+        self.every: list[ast.Call] = []  # every call, in order
         self.sources: dict[str, set[Place]] = {}  # name -> the timed work it holds results of
         self.made: dict[Place, str] = {}  # timed work -> what it is called in a message
         self.fed: set[Place] = set()  # timed work whose results later timed work takes
         self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
         self.waited: set[Place] = set()
         self.maybe = False  # code this review cannot see is handed results of a step
+        # results of code this review cannot see, handed timed arrays: it may have waited on
+        # them, unless its results are only more input to timed work (preparing a batch)
+        self.unseen: list[set[str]] = []
         self._jax_calls: set[int] = set()
+
+    def made_in(self, node: ast.AST) -> set[Place]:
+        """The timed work an expression itself calls."""
+        return {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
 
     def held(self, node: ast.AST) -> set[Place]:
         """The timed work whose results an expression holds."""
-        work = {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
-        return work.union(*(self.sources.get(name, set()) for name in _names_in(node)))
+        names = _names_in(node)
+        return self.made_in(node).union(*(self.sources.get(name, set()) for name in names))
+
+    def reachable(self, call: ast.Call) -> set[Place]:
+        """The timed work a method reaches through its object: ``self.run()`` may read
+        ``self.state``."""
+        if not isinstance(call.func, ast.Attribute):
+            return set()
+        owner = _dotted(call.func.value) or _name(call.func.value)
+        prefix = owner + "."
+        return set().union(*(w for name, w in self.sources.items() if name.startswith(prefix)))
 
     def read(self, statement: ast.stmt) -> None:
         module = self.module
@@ -636,25 +1004,31 @@ class Timed:
             if work:
                 names = _targets(target)
                 self.sources.update({name: work for name in names})
-                for place in work & self.made.keys():
+                for place in self.made_in(value) & self.made.keys():
                     if self.made[place].endswith("(...)") and names:
                         self.made[place] = ", ".join(names)
 
     def _call(self, node: ast.Call, statement: ast.stmt) -> None:
         module = self.module
+        self.every.append(node)
         arguments = ast.Tuple([*node.args, *[k.value for k in node.keywords]])
         mapped = [a for a in node.args if isinstance(a, ast.Lambda)]
         if id(node) in self._jax_calls:
             place = (node.lineno, node.col_offset)
             self.calls.append(node)
+            if _key(node.func) in module.blocking:
+                self.waited.add(place)  # eqx.filter_jit returns with its work done
             self.fed |= self.held(arguments) - {place}
+            read = _names_in(arguments)
+            self.unseen = [names for names in self.unseen if not names & read]
             self.made.setdefault(place, _name(node.func) + "(...)")
             if not isinstance(node.func, ast.Attribute) or _chain(node.func)[0] not in (
-                module.jax_modules | module.jax_names
+                module.jax_modules | module.jax_names.keys()
             ):
                 self.steps.add(place)
-            if isinstance(statement, ast.Expr) and statement.value is node:
-                for argument in node.args:  # train_step(model, batch) updates the model
+            pure = _key(node.func) in module.pure
+            if isinstance(statement, ast.Expr) and statement.value is node and not pure:
+                for argument in node.args:  # nnx: train_step(model, batch) updates the model
                     if isinstance(argument, ast.Name):
                         self.sources.setdefault(argument.id, set()).add(place)
         elif module._is_wait(node):
@@ -663,22 +1037,33 @@ class Timed:
             isinstance(n, ast.Call) and module._is_wait(n) for a in mapped for n in ast.walk(a)
         ):
             self.waited |= self.held(arguments)  # tree_map(lambda a: a.block_until_ready(), out)
-        elif _name(node.func) in DEVICE_WAITS:
+        elif _syncs(_name(node.func)):
             self.maybe = True
         elif _name(node.func) in {"append", "extend", "add", "insert"}:
             if isinstance(node.func, ast.Attribute):  # results.append(out)
                 for name in _targets(node.func.value):
                     self.sources.setdefault(name, set()).update(self.held(arguments))
-        elif module._might_wait(node) and self.held(arguments) & self.steps:
+        elif module._might_wait(node, bool(self.reachable(node))) and (
+            handed := self.held(arguments) | self.reachable(node)
+        ):
             receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-            if receiver is None or not self.held(receiver):  # out.reshape(...) computes
+            if receiver is not None and self.held(receiver):
+                return  # out.reshape(...) computes
+            bound = isinstance(statement, ast.Assign) and node in _spine(statement.value)
+            if handed & self.steps or not bound:
                 self.maybe = True
+            else:  # batch = prepare(x): more input, or the work being timed?
+                read = _names_in(arguments)
+                self.unseen = [names for names in self.unseen if not names & read]
+                self.unseen.append({n for t in statement.targets for n in _targets(t)})
 
 
 # Every rule needs one of these words in the source: a module without any has no finding.
 WORDS = (
     "block_until_ready", "effects_barrier", "timeit", "time()", "time.time", "perf_counter",
     "monotonic", "process_time", "time_ns", "default_timer", "datetime", CELL_TIMER,
+    "callback", ASYNC_VARIABLE, "jax_debug_nans", "jax_debug_infs", "RuntimeError",
+    "donate_arg",
 )  # fmt: skip
 
 
@@ -686,6 +1071,6 @@ def worth_checking(source: str) -> bool:
     return any(word in source for word in WORDS)
 
 
-def check(tree: ast.Module) -> list[Finding]:
-    """Every finding in one module."""
-    return ModuleChecks(tree).run()
+def check(tree: ast.Module, source: str = "") -> list[Finding]:
+    """Every finding in one module (its source, for the comments a check reads)."""
+    return ModuleChecks(tree, source).run()

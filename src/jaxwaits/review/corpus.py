@@ -5,6 +5,7 @@ review is scored against the labels, rule by rule."""
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import textwrap
 from collections import Counter
@@ -15,7 +16,16 @@ from jaxwaits.review import checks, sources
 from jaxwaits.review.rules import Rule
 
 EXPECT = re.compile(r"#\s*expect:\s*(.+)$")
-BY_ANCHOR = {rule.info.anchor: rule for rule in Rule}
+CELL = re.compile(r"^#\s*\[cell \d+\]")  # where a notebook's cell starts in an excerpt
+
+
+def _labelled(name: str) -> Rule:
+    """A label names a checklist anchor, or a rule's code where one item has several rules
+    (an anchor stands for the first of them)."""
+    name = name.strip()
+    if name.upper() in {rule.value for rule in Rule}:
+        return Rule(name.upper())
+    return next(rule for rule in Rule if rule.info.anchor == name)
 
 
 @dataclass
@@ -42,7 +52,7 @@ def labels(text: str) -> set[tuple[Rule, int]]:
     for number, line in enumerate(text.splitlines(), start=1):
         match = EXPECT.search(line)
         if match and match[1].strip() != "clean":
-            found |= {(BY_ANCHOR[a.strip()], number) for a in match[1].split(",")}
+            found |= {(_labelled(name), number) for name in match[1].split(",")}
     return found
 
 
@@ -61,8 +71,13 @@ def excerpt_as_module(text: str) -> str:
             lines[i] = _left_out(lines, code, i)
     body = textwrap.dedent("\n".join(line or "" for line in lines)).splitlines()
     _open_blocks(body)
-    cells = "\n".join(body).split("\n\n\n\n")  # kept apart so that each is read on its own
-    return "\n\n\n\n".join(sources.without_magics(cell) for cell in cells)
+    starts = [i for i, line in enumerate(text.splitlines()) if CELL.match(line)]
+    bounds = [0, *starts, len(body)]
+    module: list[str] = []
+    for a, b in itertools.pairwise(bounds):
+        cell = sources.without_magics("\n".join(body[a:b])).split("\n") if b > a else []
+        module += cell + [""] * (b - a - len(cell))  # each line where it was
+    return "\n".join(module)
 
 
 def _indent(line: str) -> int:
@@ -105,20 +120,26 @@ def score(folder: Path) -> Score:
     result = Score()
     for path in sorted(folder.glob("*.py")):
         text = path.read_text(encoding="utf-8")
+        module = excerpt_as_module(text)
         try:
-            tree = ast.parse(excerpt_as_module(text))
+            tree = ast.parse(module)
         except SyntaxError as error:
             result.unparsed.append(f"{path.name}:{error.lineno}: {error.msg}")
             continue
         expected = labels(text)
-        found = {(f.rule, f.line) for f in checks.check(tree)}
-        for rule, line in found:
-            if (rule, line) in expected:
-                result.hits[rule] += 1
+        unlabelled = "\n".join(EXPECT.sub("", line) for line in module.splitlines())
+        matched = set()  # a label anywhere in the statement or call found matches it
+        for finding in checks.check(tree, unlabelled):
+            span = range(finding.line, max(finding.line, finding.end_line) + 1)
+            hit = {(finding.rule, line) for line in span} & expected
+            if hit:
+                result.hits[finding.rule] += 1
+                matched |= hit
             else:
-                result.false_alarms[rule] += 1
-                result.wrong.append(f"{path.name}:{line} {rule.value} found, not labelled")
-        for rule, line in expected - found:
+                result.false_alarms[finding.rule] += 1
+                where = f"{path.name}:{finding.line}"
+                result.wrong.append(f"{where} {finding.rule.value} found, not labelled")
+        for rule, line in expected - matched:
             result.misses[rule] += 1
             result.wrong.append(f"{path.name}:{line} {rule.value} labelled, not found")
     return result

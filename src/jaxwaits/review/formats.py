@@ -70,14 +70,15 @@ def _text(review: Review, root: Path) -> str:
         lines.append(f"{where(found, root)} {rule.value} {found.finding.message}")
         lines.append(f"    see {checklist_url(rule)}")
     lines += review.unreadable
-    lines.append(f"{len(review.findings)} findings in {review.files} files")
+    lines.append(f"{_count(len(review.findings), 'finding')} in {_count(review.files, 'file')}")
     return "\n".join(lines)
 
 
 def _markdown(review: Review, root: Path) -> str:
     if not review.findings and not review.unreadable:
-        return f"**jaxwaits review**: nothing found in {review.files} files."
-    lines = [f"**jaxwaits review**: {len(review.findings)} findings in {review.files} files.", ""]
+        return f"**jaxwaits review**: nothing found in {_count(review.files, 'file')}."
+    found = f"{_count(len(review.findings), 'finding')} in {_count(review.files, 'file')}"
+    lines = [f"**jaxwaits review**: {found}.", ""]
     by_file: dict[str, list[Located]] = {}
     for found in review.findings:
         by_file.setdefault(_relative(found.path, root), []).append(found)
@@ -196,3 +197,7 @@ def _json(review: Review, root: Path) -> str:
         },
         indent=2,
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

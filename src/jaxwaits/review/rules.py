@@ -25,6 +25,11 @@ class Rule(enum.Enum):
     NOTHING_TO_BLOCK = "JW105"
     BARRIER_IN_TRACE = "JW106"
     HOST_INPUT_TIMED = "JW107"
+    EFFECTS_AFTER_BLOCK = "JW108"
+    DISPATCH_MADE_SYNCHRONOUS = "JW109"
+    ERROR_AT_THE_CALL = "JW110"
+    BLOCK_ONE_BY_ONE = "JW112"
+    DONATED_THEN_USED = "JW113"
 
     @property
     def info(self) -> RuleInfo:
@@ -75,6 +80,40 @@ RULES = {
         ("three-waits", "block-does-not-fetch"),
         "a NumPy array is passed to a jitted function inside the timed region: it is copied to "
         "the device on every call, and the copy is timed as compute",
+    ),
+    Rule.EFFECTS_AFTER_BLOCK: RuleInfo(
+        "effects-after-block",
+        "review-effects-not-arrays",
+        ("barrier-for-callbacks", "barrier-waits-on-tokens", "barrier-is-per-thread"),
+        "what a host callback changed is read after a block on arrays, with no "
+        "jax.effects_barrier(): on an accelerator the callback need not have run",
+    ),
+    Rule.DISPATCH_MADE_SYNCHRONOUS: RuleInfo(
+        "dispatch-made-synchronous",
+        "review-synchronous-only-in-testing",
+        ("dispatch-made-synchronous", "cpu-callbacks-run-at-dispatch"),
+        "timing code runs with dispatch made synchronous (or tries to, through an environment "
+        "variable that does nothing): a missing block does not show",
+    ),
+    Rule.ERROR_AT_THE_CALL: RuleInfo(
+        "error-at-the-call",
+        "review-errors-at-the-wait",
+        ("errors-surface-at-the-wait",),
+        "a runtime error is caught around a JAX call that is not waited on: a failure while "
+        "the computation runs is raised at the wait, outside the try",
+    ),
+    Rule.BLOCK_ONE_BY_ONE: RuleInfo(
+        "block-one-by-one",
+        "review-many-arrays",
+        ("wrapper-batches", "wrapper-batching-pays-on-accelerators"),
+        "a Python loop blocks array by array: jax.block_until_ready(arrays) waits for the "
+        "same in one batched call",
+    ),
+    Rule.DONATED_THEN_USED: RuleInfo(
+        "donated-then-used",
+        "review-deleted-or-donated",
+        ("checks-deleted-first",),
+        "an array donated to a jitted call is used after it: the call deleted it",
     ),
 }
 

@@ -89,17 +89,17 @@ def _notebook(path: Path, text: str) -> list[Piece]:
 def without_magics(source: str) -> str:
     """IPython's timing magics as the Python they run, on the same lines: ``%timeit f(x)`` is
     ``timeit(lambda: f(x))`` (``number=10`` with ``-n 10``: no calibration run then absorbs the
-    compilation; ``%time`` runs once), and a ``%%timeit`` cell is a ``with`` block around its
+    compilation), and a ``%%timeit`` cell is a ``with`` block around its
     body; other magics and shell lines are left out."""
     lines = source.splitlines()
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first is not None and CELL_MAGIC.match(lines[first]):
-        timed = CELL_MAGIC.match(lines[first])
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    cell = CELL_MAGIC.match(lines[first]) if lines else None
+    if cell:
         body = [" " + line if line.strip() else line for line in lines[first + 1 :]]
         if any(line.strip() for line in body):
-            header = f"with {CELL_TIMER}({_count(timed[1], timed[2]).lstrip(', ')}):"  # type: ignore[index]
+            header = f"with {CELL_TIMER}({_count(cell[1], cell[2]).lstrip(', ')}):"
             return "\n".join([*lines[:first], header, *body])
-        return "\n".join(lines[:first])
+        return "\n".join([*lines[:first], "", *body])
     converted = []
     for line in lines:
         timed = LINE_MAGIC.match(line)
@@ -117,9 +117,10 @@ def without_magics(source: str) -> str:
 
 
 def _count(magic: str, options: str) -> str:
-    """The ``number=`` a timing magic fixes: ``%time`` runs once, ``-n 10`` ten times."""
+    """The ``number=`` a timing magic fixes (``-n 10``: ten runs, no calibration round first);
+    ``%time`` is left without one: it times a run end to end, compilation and all."""
     if magic == "time":
-        return ", number=1"
+        return ""
     fixed = re.search(r"-n\s*(\d+)", options or "")
     return f", number={fixed[1]}" if fixed else ""
 
