@@ -227,6 +227,7 @@ class ModuleChecks:
         self.scopes: list[Scope] = []
         self.called: dict[str, list[int]] = {}  # function name -> lines where it is called
         self.robust = False  # the module keeps the fastest (or the median) of repeated timings
+        self._known = False  # _know_functions has run
         self.times = False  # the module reads a timer
         self.barrier = False  # the module calls jax.effects_barrier()
         self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
@@ -297,12 +298,6 @@ class ModuleChecks:
                 if bound is not None and _key(bound) in self.jitted:
                     for target in node.targets:
                         self.jitted.update(_targets(target))
-        self._classify_functions()
-        for node in self.nodes:
-            if isinstance(node, ast.Assign) and self._jax_call(node.value):
-                for target in node.targets:
-                    self.jax_values.update(_targets(target))
-        self._scopes()
 
     def _donates(self, target: ast.AST, wrapper: ast.AST, definition: Function | None) -> None:
         """The arguments ``jax.jit(f, donate_argnums=...)`` donates; nnx and equinox keep the
@@ -347,6 +342,19 @@ class ModuleChecks:
                 bound = alias.asname or alias.name
                 self.jax_names[bound] = alias.name
                 self.numpy_modules.discard(bound)
+
+    def _know_functions(self) -> None:
+        """What the module's functions do, worked out the first time a check asks (most modules
+        have no timing, and never ask)."""
+        if self._known:
+            return
+        self._known = True
+        self._classify_functions()
+        for node in self.nodes:
+            if isinstance(node, ast.Assign) and self._jax_call(node.value):
+                for target in node.targets:
+                    self.jax_values.update(_targets(target))
+        self._scopes()
 
     def _classify_functions(self) -> None:
         """Which module functions dispatch JAX work and never wait, and which wait; twice, so
@@ -400,6 +408,7 @@ class ModuleChecks:
         """A call that dispatches JAX work and returns its arrays."""
         if not isinstance(node, ast.Call):
             return False
+        self._know_functions()
         func = node.func
         if isinstance(func, ast.Name):
             name = func.id
@@ -429,6 +438,7 @@ class ModuleChecks:
         jitted, for those it returns)."""
         if _key(node.func) in self.blocking:
             return True
+        self._know_functions()
         called = _name(node.func)
         if isinstance(node.func, ast.Attribute) and called in WAITING_METHODS:
             return True
@@ -476,10 +486,12 @@ class ModuleChecks:
                     f"{ASYNC_VARIABLE} is read by no JAX release: it turns nothing off; "
                     "`jax.config.update('jax_cpu_enable_async_dispatch', False)` does",
                 )
-        for body in self._bodies():
-            self._timed_regions(body)
-            if self.donating:
-                self._donations(body)
+        if self.times or self.donating:
+            for body in self._bodies():
+                if self.times:
+                    self._timed_regions(body)
+                if self.donating:
+                    self._donations(body)
         if self.callbacks and not self.barrier:
             self._effects_after_block()
         return sorted(set(self.findings), key=lambda f: (f.line, f.col, f.rule.value))

@@ -1,0 +1,88 @@
+"""Links to claims for pasting into a code review, and a check that they resolve in a build."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from jaxwaits.claims.registry import Claim, Registry
+from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.project import Project
+from jaxwaits.releases import ledger, universe, verdicts
+
+PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
+
+
+def page(claim_id: str) -> str:
+    """A claim's page, relative to the site."""
+    return f"{PAGES}/{claim_id}.html"
+
+
+def pinned(site: str, claim_id: str) -> str:
+    """A claim's page on the site published at ``site`` (ending in a slash)."""
+    return f"{site}{page(claim_id)}"
+
+
+def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
+    """The claim's page in this site release (which keeps showing what it showed when the link
+    was made), or with ``latest`` in the newest build."""
+    return pinned(project.site_url if latest else project.release_url, claim_id)
+
+
+def markdown(project: Project, claim: Claim, *, latest: bool = False) -> str:
+    """A Markdown link: the claim's ID, statement and declared scope, and its verdict on every
+    release; a claim that only another backend can show says it is not verified."""
+    if claim.needs not in (None, "cpu"):
+        verified = f"not verified: it needs {claim.needs}, which these checks do not run on"
+    else:
+        judge = verdicts.judge_for(load_snippets(project.snippets))
+        found = verdicts.per_release(
+            judge, universe.load(project), ledger.load(project.verified), claim
+        )
+        verified = verdicts.summary(found)
+    if claim.scope:
+        verified = f"declared to hold {claim.scope}; {verified}"
+    link = url(project, claim.id, latest=latest)
+    return f"[`{claim.id}`: {claim.statement} ({verified})]({link})"
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text, without markup, punctuation or quote styles."""
+    return re.findall(r"[A-Za-z0-9_]+", text)
+
+
+def _text(page: Path) -> str:
+    """The visible text of an HTML page (roughly: tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
+
+
+FAILING = re.compile(r'class="[^"]*\bjaxwaits-failing\b')  # a failing claim's status line
+
+
+def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
+    """Every claim's page, anchor and cite link resolves in a built site at ``html``, and no page
+    shows a claim as failing."""
+    problems = [
+        f"{page.relative_to(html)}: shows a failing claim; this site must not be published"
+        for page in sorted(html.rglob("*.html"))
+        if FAILING.search(page.read_text(encoding="utf-8"))
+    ]
+    for claim in registry.claims.values():
+        link = page(claim.id)
+        built = html / link
+        if not built.is_file():
+            problems.append(f"{claim.id}: cite links to {link}, which the build lacks")
+        elif " ".join(_words(claim.statement)) not in " ".join(_words(_text(built))):
+            problems.append(f"{claim.id}: {link} does not state the claim")
+        declared = html / claim.file.relative_to(project.docs).with_suffix(".html")
+        text = declared.read_text(encoding="utf-8") if declared.is_file() else ""
+        for anchor in (claim.id, *claim.renamed_from):
+            if f'id="claim-{anchor}"' not in text:
+                problems.append(f"{claim.id}: no anchor #claim-{anchor} on {declared.name}")
+        for old in claim.renamed_from:
+            if not (html / PAGES / f"{old}.html").is_file():
+                problems.append(
+                    f"{claim.id}: renamed from {old}, but {PAGES}/{old}.html is missing"
+                )
+    return problems

@@ -1,0 +1,350 @@
+"""The command line: ``python -m jaxwaits <command>``. It parses, calls the rooms and prints; the
+work is theirs. Exit codes: 0 all is well, 1 a check failed, 2 bad input (the message names it)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from jaxwaits import review
+from jaxwaits.claims import cite, registry
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import record, report
+from jaxwaits.evidence.processes import children_die_with_us
+from jaxwaits.evidence.runner import run_on
+from jaxwaits.evidence.snippets import load_snippets, orphans
+from jaxwaits.pieces import drift, provenance
+from jaxwaits.project import Project, find_project
+from jaxwaits.releases import environments, index, ledger, matrix, verdicts, verify
+from jaxwaits.review import formats
+from jaxwaits.review.rules import Rule, parse_codes
+
+
+def _run(project: Project, args: argparse.Namespace) -> int:
+    snippets = load_snippets(project.snippets, args.names)
+    backs = registry.scan(project).backs()
+    started = time.perf_counter()
+    results, platform = run_on(
+        snippets, repeat=args.repeat, jobs=args.jobs, python=args.python, fresh=args.fresh
+    )
+    for result in results:
+        print(report.describe(result, platform, backs.get(result.snippet.name, [])))
+    print(report.summary(results, time.perf_counter() - started))
+    return 0 if all(result.outcome.passed for result in results) else 1
+
+
+def _record_on(
+    project: Project, names: list[str], python: str, known: bool, jobs: int | None
+) -> int:
+    platform, lines, ok = record.record_on(
+        load_snippets(project.snippets, names),
+        python,
+        project.pinned_jax(),
+        known=known,
+        backs=registry.scan(project).backs(),
+        jobs=jobs,
+    )
+    print(f"recorded on {platform.describe()}")
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def _record(project: Project, args: argparse.Namespace) -> int:
+    return _record_on(project, args.names, args.python, args.known, args.jobs)
+
+
+def _unclassified(project: Project) -> list[str]:
+    """Each known output still waiting for a maintainer's verdict (it fails verify and claims)."""
+    judge = verdicts.judge_for(load_snippets(project.snippets))
+    return verdicts.unclassified(judge, registry.scan(project).claims.values())
+
+
+def _claims(project: Project, args: argparse.Namespace) -> int:
+    found = registry.scan(project)
+    for claim in sorted(found.claims.values(), key=lambda c: c.id):
+        print(f"{claim.id}: {claim.statement}")
+    problems = [
+        str(p) for p in registry.check(found, {s.name for s in load_snippets(project.snippets)})
+    ]
+    releases = {v.platform.jax for v in ledger.read(project.verified)[0]}
+    problems += orphans(project.snippets, releases)
+    problems += _unclassified(project)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _cite(project: Project, args: argparse.Namespace) -> int:
+    claim = registry.scan(project).resolve(args.id)
+    if claim is None:
+        raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
+    print(cite.markdown(project, claim, latest=args.latest))
+    return 0
+
+
+def _check_site(project: Project, args: argparse.Namespace) -> int:
+    problems = cite.check_site(project, registry.scan(project), Path(args.html))
+    print(
+        "\n".join(problems) or f"every claim's page, anchor and cite link resolves in {args.html}"
+    )
+    return 1 if problems else 0
+
+
+def _verify(project: Project, args: argparse.Namespace) -> int:
+    backs = registry.scan(project).backs()
+    if args.python and args.version:
+        raise JaxwaitsError("give a release or --python, not both")
+    if args.python:
+        python = args.python
+    else:
+        version = index.require(args.version) if args.version else index.newest_jax()
+        python = environments.ensure(version, project.root)
+    if args.record_known and _record_on(project, args.record_known, python, True, None):
+        return 1
+    started = time.perf_counter()
+    verification = verify.verify(project, python, backs)
+    ledger.save(verification, project.verified)
+    print(f"jax {verification.platform.jax}: verified in {time.perf_counter() - started:.0f} s")
+    print(verify.counts(verification))
+    unexplained = _unclassified(project)
+    print("\n".join([*verify.failures(verification), *unexplained]))
+    return 0 if verification.passed and not unexplained else 1
+
+
+def _matrix(project: Project, args: argparse.Namespace) -> int:
+    if args.versions:
+        asked: dict[str, frozenset[str] | None] = dict.fromkeys(args.versions)
+    else:
+        asked = matrix.plan(project, ledger.read(project.verified)[0], stale=args.stale)
+    releases = {index.require(v): names for v, names in asked.items()}
+    if args.list:
+        print(json.dumps([str(v) for v in sorted(releases)]))
+        return 0
+    found = matrix.run_matrix(project, releases, registry.scan(project).backs())
+    unexplained = _unclassified(project)
+    print("\n".join(unexplained))
+    return 0 if found.passed and not unexplained else 1
+
+
+def _verify_latest(project: Project, args: argparse.Namespace) -> int:
+    newest = index.newest_jax()
+    if any(v.platform.jax == str(newest) for v in ledger.load(project.verified)):
+        print(f"jax {newest}, the newest release, is already in the ledger; nothing to do")
+        return 0
+    found = registry.scan(project)
+    done = verify.verify_release(project, newest, found.backs(), jobs=None)
+    print(f"<!-- verified in {done.took()} -->")
+    print(verify.release_note(project, found, done.verification))
+    return 0 if done.verification.passed else 1
+
+
+def _summary(project: Project, args: argparse.Namespace) -> int:
+    verifications = ledger.load(project.verified)
+    for verification in verifications:
+        print(f"- jax {verification.platform.jax}: {verify.counts(verification)}")
+    if verifications:
+        print(verify.release_note(project, registry.scan(project), verifications[-1]))
+    return 0 if all(v.passed for v in verifications) else 1
+
+
+def _provenance(project: Project, args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    computed, texts = provenance.compute(project, offline=args.offline, refresh=args.refresh)
+    for entry in computed.pieces.values():
+        print("\n".join(provenance.summary(entry)))
+    print(
+        f"{len(computed.pieces)} pieces over {len(computed.releases)} releases "
+        f"({computed.releases[0]} to {computed.releases[-1]}) in "
+        f"{time.perf_counter() - started:.1f} s"
+    )
+    if args.check:
+        difference = provenance.compare(project, computed)
+        if difference:
+            print(difference)
+            print("the manifest is out of date; rewrite it with: python -m jaxwaits provenance")
+        return 1 if difference else 0
+    print("\n".join(provenance.write(project, computed, texts)))
+    return 0
+
+
+def _drift(project: Project, args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    jax, verdicts = drift.check(project, args.python)
+    print(f"installed: jax {jax.version} in {jax.root} (for {args.python})")
+    for verdict in verdicts:
+        print(("ok    " if verdict.ok else "FAIL  ") + verdict.message)
+    failed = sum(not verdict.ok for verdict in verdicts)
+    print(
+        f"{len(verdicts)} pieces: {len(verdicts) - failed} as recorded, {failed} unrecorded "
+        f"difference(s), in {time.perf_counter() - started:.1f} s"
+    )
+    return 1 if failed else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="python -m jaxwaits", description=__doc__)
+    commands = top.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("run", help="run snippets and compare with their recorded output")
+    run.add_argument("names", nargs="*", help="snippet names (default: all)")
+    run.add_argument(
+        "--repeat", type=_positive, default=1, help="runs per snippet; varying = flaky"
+    )
+    run.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a new interpreter per run, instead of a child of a template that imported JAX",
+    )
+    run.set_defaults(handler=_run)
+
+    rec = commands.add_parser("record", help="re-run snippets and rewrite their recorded output")
+    rec.add_argument("names", nargs="*", help="snippet names (default: all)")
+    rec.add_argument(
+        "--known",
+        action="store_true",
+        help="on a release other than the pinned one: record "
+        "its output as a known difference for that release",
+    )
+    rec.set_defaults(handler=_record)
+
+    for sub in (run, rec):
+        sub.add_argument(
+            "--jobs", type=_positive, default=None, help="processes at once (default: cores)"
+        )
+        sub.add_argument(
+            "--python",
+            default=sys.executable,
+            type=_interpreter,
+            help="interpreter with JAX installed",
+        )
+
+    lst = commands.add_parser("claims", help="list the claims, and any broken link in the chain")
+    lst.set_defaults(handler=_claims)
+
+    cit = commands.add_parser("cite", help="a Markdown link to a claim, for a code review")
+    cit.add_argument("id")
+    cit.add_argument(
+        "--latest", action="store_true", help="link to the newest build, not this site release"
+    )
+    cit.set_defaults(handler=_cite)
+
+    chk = commands.add_parser("check-site", help="claim pages, anchors and cite links resolve")
+    chk.add_argument("html", nargs="?", default="docs/_build/html")
+    chk.set_defaults(handler=_check_site)
+
+    ver = commands.add_parser("verify", help="verify one JAX release and write its ledger file")
+    ver.add_argument("version", nargs="?", help="a JAX release (default: the newest)")
+    ver.add_argument(
+        "--python", type=_interpreter, help="verify this interpreter's JAX instead of making an env"
+    )
+    ver.add_argument(
+        "--record-known",
+        nargs="+",
+        metavar="NAME",
+        default=[],
+        help="first record what these snippets print on this release as known differences",
+    )
+    ver.set_defaults(handler=_verify)
+
+    mat = commands.add_parser(
+        "matrix", help="verify many releases (default: every release but tool.jaxwaits.skip)"
+    )
+    mat.add_argument("versions", nargs="*")
+    mat.add_argument(
+        "--stale", action="store_true", help="only releases with no or stale ledger entries"
+    )
+    mat.add_argument("--list", action="store_true", help="only print the releases, as JSON")
+    mat.set_defaults(handler=_matrix)
+
+    lat = commands.add_parser("verify-latest", help="verify the newest release if not yet done")
+    lat.set_defaults(handler=_verify_latest)
+
+    summ = commands.add_parser("summary", help="the ledger in Markdown, newest release in full")
+    summ.set_defaults(handler=_summary)
+
+    prov = commands.add_parser(
+        "provenance", help="recompute the vendored pieces' history from the released jax wheels"
+    )
+    prov.add_argument("--offline", action="store_true", help="use only the cached wheels")
+    prov.add_argument(
+        "--refresh", action="store_true", help="fetch the release list anew (and new wheels)"
+    )
+    prov.add_argument("--check", action="store_true", help="fail if the manifest is out of date")
+    prov.set_defaults(handler=_provenance)
+
+    dri = commands.add_parser(
+        "drift", help="check the vendored pieces against the installed jax, as the manifest says"
+    )
+    dri.add_argument(
+        "--python", default=sys.executable, type=_interpreter, help="interpreter with JAX installed"
+    )
+    dri.set_defaults(handler=_drift)
+    rev = commands.add_parser(
+        "review", help="find the review checklist's mistakes in harness code (no JAX needed)"
+    )
+    rev.add_argument("paths", nargs="+", type=Path, help=".py, .ipynb, .md files or folders")
+    rev.add_argument(
+        "--format", choices=[f.value for f in formats.Format], default="text", help="output"
+    )
+    rev.add_argument("--select", type=_rule_codes, help="only these rules: JW101,JW104")
+    rev.add_argument("--ignore", type=_rule_codes, help="not these rules")
+    rev.set_defaults(handler=_review, needs_project=False)
+    return top
+
+
+def _review(args: argparse.Namespace) -> int:
+    """Review harness code; needs no jax-waits checkout and no JAX."""
+    root = Path.cwd()
+    rules = review.selected_rules(root)
+    if args.select:
+        rules = args.select
+    rules -= args.ignore or set()
+    done = review.review(args.paths, rules)
+    print(formats.render(done, formats.Format(args.format), root))
+    if done.unreadable:
+        return 2
+    return 1 if done.findings else 0
+
+
+def _rule_codes(text: str) -> set[Rule]:
+    try:
+        return parse_codes(text)
+    except ValueError:
+        known = ", ".join(rule.value for rule in Rule)
+        raise argparse.ArgumentTypeError(f"{text!r} names no rule (rules: {known})") from None
+
+
+def _interpreter(text: str) -> str:
+    """An interpreter named on the command line, as an absolute path (snippets run elsewhere)."""
+    found = shutil.which(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"no interpreter {text!r} (not a runnable file)")
+    return str(Path(found).absolute())
+
+
+def _positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"needs a whole number of at least 1, got {text!r}")
+    return number
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command: 0 success, 1 a check failed, 2 bad input (the message names it)."""
+    args = parser().parse_args(argv)
+    try:
+        if not getattr(args, "needs_project", True):
+            return args.handler(args)
+        with children_die_with_us():
+            return args.handler(find_project(), args)
+    except JaxwaitsError as error:
+        print(f"jaxwaits: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,170 @@
+"""Known differences: what a snippet prints on the releases where it does not print its recorded
+output, and what each such output means for the claims the snippet backs.
+
+One file per snippet, ``snippets/known/<name>.toml``; each distinct output once, with every
+release that printed it, so that one classification covers them all::
+
+    [[output]]
+    releases = ["0.4.18", "0.4.19"]      # where verify saw it: written by --record-known
+    text = '''
+    ready right after dispatch: True
+    '''
+
+    [output.verdicts.is-ready-never-waits]
+    verdict = "not observable"           # see jaxwaits.releases.verdicts.CLASSIFICATIONS
+    why = "CPU dispatch was synchronous up to jax 0.4.31."
+
+The releases and text are the tools'; each verdict and its ``why`` is a maintainer's, one per
+claim the snippet backs, and kept while the text stays the same.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from packaging.version import Version
+
+from jaxwaits import toml_writer
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.files import write_atomic
+
+FOLDER = "known"
+UNCLASSIFIED = "unclassified"  # what --record-known writes until a maintainer decides
+HEADER = """\
+What the snippet prints on releases where it does not print its recorded output, and what each
+output means for the claims it backs. `python -m jaxwaits record --known` writes the releases and
+the text; a maintainer writes each verdict and its `why`."""
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What one known output means for one claim: a verdict (as text, checked against
+    :class:`jaxwaits.releases.verdicts.Verdict`) and the reason shown to readers."""
+
+    verdict: str
+    why: str
+
+
+@dataclass(frozen=True)
+class KnownOutput:
+    """One output the snippet printed instead of its recorded one, and where."""
+
+    text: str
+    releases: tuple[str, ...]
+    verdicts: dict[str, Classification] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Known:
+    """A snippet's known differences."""
+
+    path: Path
+    outputs: tuple[KnownOutput, ...] = ()
+
+    def for_release(self, release: str) -> KnownOutput | None:
+        return next((o for o in self.outputs if release in o.releases), None)
+
+    def releases(self) -> set[str]:
+        return {release for output in self.outputs for release in output.releases}
+
+    def recorded(self, release: str, text: str) -> Known:
+        """These known differences with ``text`` recorded as what ``release`` prints (and the
+        release taken out of any other output)."""
+        outputs = []
+        placed = False
+        for output in self.outputs:
+            others = tuple(r for r in output.releases if r != release)
+            if output.text == text:
+                others, placed = _sorted((*others, release)), True
+            if others:
+                outputs.append(replace(output, releases=others))
+        if not placed:
+            outputs.append(KnownOutput(text, (release,)))
+        return replace(self, outputs=tuple(outputs))
+
+    def without(self, release: str) -> Known:
+        """These known differences with ``release`` printing the recorded output again."""
+        outputs = [
+            replace(o, releases=tuple(r for r in o.releases if r != release)) for o in self.outputs
+        ]
+        return replace(self, outputs=tuple(o for o in outputs if o.releases))
+
+
+def _sorted(releases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(set(releases), key=Version))
+
+
+def path_for(snippets: Path, name: str) -> Path:
+    return snippets / FOLDER / f"{name}.toml"
+
+
+def load(snippets: Path, name: str) -> Known:
+    """The known differences of snippet ``name`` (none when it has no file)."""
+    path = path_for(snippets, name)
+    if not path.exists():
+        return Known(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        outputs = tuple(
+            KnownOutput(
+                entry["text"],
+                _sorted(tuple(str(r) for r in entry["releases"])),
+                {
+                    claim: Classification(str(v["verdict"]), str(v.get("why", "")))
+                    for claim, v in entry.get("verdicts", {}).items()
+                },
+            )
+            for entry in data.get("output", [])
+        )
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise JaxwaitsError(f"{path}: not readable: {error}") from None
+    except (KeyError, TypeError, AttributeError) as error:
+        raise JaxwaitsError(f"{path}: not a known-differences file: {error!r}") from None
+    seen: dict[str, int] = {}
+    for i, output in enumerate(outputs):
+        for release in output.releases:
+            if release in seen:
+                raise JaxwaitsError(f"{path}: jax {release} is listed under two outputs")
+            seen[release] = i
+    return Known(path, outputs)
+
+
+def dumps(known: Known) -> str:
+    entries = []
+    for output in known.outputs:
+        entry: dict[str, object] = {"releases": list(output.releases), "text": output.text}
+        if output.verdicts:
+            entry["verdicts"] = {
+                claim: {"verdict": c.verdict, "why": c.why}
+                for claim, c in sorted(output.verdicts.items())
+            }
+        entries.append(entry)
+    return toml_writer.dumps({"output": entries}, HEADER)
+
+
+@contextmanager
+def updating(snippets: Path) -> Iterator[None]:
+    """Hold the known-differences folder while a file in it is read, changed and written, so
+    that releases recorded at the same time (a matrix run) do not undo each other's writes."""
+    folder = snippets / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # releases the lock
+
+
+def save(known: Known) -> None:
+    """Write the file (whole or not at all); a snippet with no known difference has none."""
+    if known.outputs:
+        write_atomic(known.path, dumps(known))
+    else:
+        known.path.unlink(missing_ok=True)

@@ -1,0 +1,137 @@
+"""Re-record snippet outputs, only from runs that succeeded the same way twice.
+
+On the pinned JAX release an output goes to ``snippets/<name>.out``; on another release, with
+``known=True``, it is recorded in ``snippets/known/<name>.toml`` as a known difference of that
+release (:mod:`jaxwaits.evidence.known`), and a release that prints the recorded output again is
+taken out of it. A new known output needs a verdict for each claim the snippet backs: it is
+written as ``unclassified``, and the report says where to classify it. Each file is written whole
+or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import known as known_differences
+from jaxwaits.evidence.known import UNCLASSIFIED, Classification
+from jaxwaits.evidence.platform import Platform, probe
+from jaxwaits.evidence.report import describe, diff
+from jaxwaits.evidence.runner import Outcome, Result, run_snippets
+from jaxwaits.evidence.snippets import Snippet
+from jaxwaits.files import write_atomic
+
+RECORD_RUNS = 2  # an output that varies between two runs is flaky, and is not written
+
+Backs = Mapping[str, Sequence[str]]  # snippet name -> the claims it backs
+
+
+def apply(
+    results: Sequence[Result],
+    platform: Platform,
+    *,
+    known: bool = False,
+    backs: Backs | None = None,
+) -> tuple[list[str], bool]:
+    """Write the new outputs of results that ran cleanly; return report lines and success
+    (false if a run could not be recorded, or a known output waits for its verdicts).
+
+    ``backs`` names the claims of each snippet: for reports, and for the verdicts a new known
+    output needs.
+    """
+    lines: list[str] = []
+    ok = True
+    for result in results:
+        snippet = result.snippet
+        if not result.outcome.recordable:
+            ok = False
+            lines.append(f"{snippet.name}: NOT recorded")
+            lines.append(describe(result, platform, (backs or {}).get(snippet.name, ())))
+            continue
+        printed = result.runs[0].stdout
+        if known:
+            claims = (backs or {}).get(snippet.name, ())
+            told, classified = _record_known(snippet, platform.jax, printed, claims)
+            lines += told
+            ok = ok and classified
+        elif result.outcome is Outcome.MATCHED:
+            lines.append(f"{snippet.name}: unchanged")
+        else:
+            before = snippet.recorded() or ""
+            lines.append(f"{snippet.name}: recorded in snippets/{snippet.recorded_path.name}")
+            lines.append(diff(before, printed, "recorded before", "recorded now"))
+            write_atomic(snippet.recorded_path, printed)
+    return lines, ok
+
+
+def _record_known(
+    snippet: Snippet, release: str, printed: str, claims: Sequence[str]
+) -> tuple[list[str], bool]:
+    """Record what ``release`` prints as a known difference; say so, and whether every claim
+    the snippet backs has a verdict for that output."""
+    with known_differences.updating(snippet.path.parent):
+        return _record_known_held(snippet, release, printed, claims)
+
+
+def _record_known_held(
+    snippet: Snippet, release: str, printed: str, claims: Sequence[str]
+) -> tuple[list[str], bool]:
+    before = snippet.known_differences()
+    if printed == snippet.recorded():
+        known_differences.save(before.without(release))
+        return [f"{snippet.name}: prints its recorded output; no known difference kept"], True
+    after = before.recorded(release, printed)
+    output = after.for_release(release)
+    assert output is not None
+    missing = [claim for claim in claims if claim not in output.verdicts]
+    if missing:
+        filled = {c: Classification(UNCLASSIFIED, "") for c in missing}
+        after = replace(
+            after,
+            outputs=tuple(
+                replace(o, verdicts={**o.verdicts, **filled}) if o is output else o
+                for o in after.outputs
+            ),
+        )
+    known_differences.save(after)
+    where = known_differences.path_for(snippet.path.parent, snippet.name)
+    lines = [f"{snippet.name}: jax {release} recorded in snippets/known/{where.name}"]
+    unclassified = sorted(
+        claim
+        for claim, c in (after.for_release(release) or output).verdicts.items()
+        if c.verdict == UNCLASSIFIED
+    )
+    if unclassified:
+        lines.append(
+            f"  classify this output for {', '.join(unclassified)}: in {where}, give each a "
+            "verdict (holds, output differs / does not hold / not observable / absent) and why"
+        )
+    return lines, not unclassified
+
+
+def record_on(
+    snippets: Sequence[Snippet],
+    python: str,
+    pinned: str,
+    *,
+    known: bool,
+    backs: Backs | None = None,
+    jobs: int | None = None,
+) -> tuple[Platform, list[str], bool]:
+    """Re-record ``snippets`` on ``python``'s JAX: the recorded outputs on the ``pinned``
+    release, known differences (``known``) on any other."""
+    platform = probe(python)
+    if (platform.jax == pinned) == known:
+        why = (
+            "--known records differences on other releases only"
+            if known
+            else "to record what this release prints as a known difference, add --known"
+        )
+        raise JaxwaitsError(
+            f"this interpreter has jax {platform.jax} and the recorded outputs hold for the "
+            f"pinned jax {pinned}: {why}"
+        )
+    results = run_snippets(snippets, platform.jax, repeat=RECORD_RUNS, jobs=jobs, python=python)
+    lines, ok = apply(results, platform, known=known, backs=backs)
+    return platform, lines, ok

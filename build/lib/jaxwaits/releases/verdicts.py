@@ -1,0 +1,258 @@
+"""What the ledger says about each claim on each JAX release: one :class:`Verdict` per claim per
+release and backend, with its reason, and exact release sets for readers.
+
+A verdict is judged against the evidence as it is now: a ledger entry made with another snippet
+or other outputs (another fingerprint) is *stale*; an output recorded as a known difference
+counts as what a maintainer classified it as, for that claim; a release the ledger lacks is *not
+verified*. Release sets are runs of consecutive releases in the universe of releases
+(:mod:`jaxwaits.releases.universe`), so a release that was not verified always breaks a run.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from jaxwaits.claims.registry import Claim
+from jaxwaits.evidence.known import Known
+from jaxwaits.evidence.runner import Outcome
+from jaxwaits.evidence.snippets import Snippet
+from jaxwaits.releases.ledger import Verification
+from jaxwaits.releases.universe import Universe
+
+
+class Verdict(enum.Enum):
+    """A claim on one release and backend: the one vocabulary for it, in the matrix, the status
+    lines, the claim pages and ``cite``."""
+
+    HOLDS = "holds"  # every snippet behind it printed its recorded output
+    HOLDS_OUTPUT_DIFFERS = "holds, output differs"  # a known difference that leaves it true
+    DOES_NOT_HOLD = "does not hold"  # a known difference that contradicts it
+    NOT_OBSERVABLE = "not observable"  # this release or backend cannot show it
+    ABSENT = "absent"  # the API it is about does not exist in that release
+    NOT_RUN = "not verified"  # no ledger entry, or the release does not install here
+    STALE = "stale"  # the entry judged another snippet or other outputs than today's
+    FAILS = "fails"  # the release printed what nobody has explained (or crashed)
+
+
+CLASSIFICATIONS = (
+    Verdict.HOLDS_OUTPUT_DIFFERS,
+    Verdict.DOES_NOT_HOLD,
+    Verdict.NOT_OBSERVABLE,
+    Verdict.ABSENT,
+)  # what a maintainer may say a known output means for a claim
+HOLDING = (Verdict.HOLDS, Verdict.HOLDS_OUTPUT_DIFFERS)
+_WORST_FIRST = (
+    Verdict.FAILS,
+    Verdict.STALE,
+    Verdict.NOT_RUN,
+    Verdict.DOES_NOT_HOLD,
+    Verdict.ABSENT,
+    Verdict.NOT_OBSERVABLE,
+    Verdict.HOLDS_OUTPUT_DIFFERS,
+    Verdict.HOLDS,
+)
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """A verdict, and the one line that says why (empty for a plain hold)."""
+
+    verdict: Verdict
+    why: str = ""
+
+
+def classification(known: Known, release: str, claim_id: str) -> ClaimVerdict | None:
+    """What a maintainer said the output ``release`` printed means for the claim (None if
+    nothing, or something that is not one of :data:`CLASSIFICATIONS`)."""
+    output = known.for_release(release)
+    given = output.verdicts.get(claim_id) if output else None
+    if given is None:
+        return None
+    verdict = next((v for v in CLASSIFICATIONS if v.value == given.verdict), None)
+    return ClaimVerdict(verdict, given.why) if verdict else None
+
+
+@dataclass
+class Judge:
+    """Verdicts on claims, from ledger entries and the snippets as they are now."""
+
+    snippets: Mapping[str, Snippet]
+    _fingerprints: dict[tuple[str, str], str] = field(default_factory=dict)
+    _known: dict[str, Known] = field(default_factory=dict)
+
+    def known(self, name: str) -> Known:
+        if name not in self._known:
+            self._known[name] = self.snippets[name].known_differences()
+        return self._known[name]
+
+    def fingerprint(self, name: str, release: str) -> str:
+        key = (name, release)
+        if key not in self._fingerprints:
+            self._fingerprints[key] = self.snippets[name].fingerprint(release)
+        return self._fingerprints[key]
+
+    def verdict(self, verification: Verification, claim: Claim) -> ClaimVerdict:
+        """The claim on one verified release."""
+        if verification.not_installable:
+            return ClaimVerdict(Verdict.NOT_RUN, verification.not_installable)
+        if claim.needs and claim.needs != verification.platform.backend:
+            backend = verification.platform.backend
+            return ClaimVerdict(Verdict.NOT_OBSERVABLE, f"needs {claim.needs}, not {backend}")
+        found = [self._snippet(verification, name, claim.id) for name in claim.evidence]
+        if not found:
+            return ClaimVerdict(Verdict.FAILS, "the claim has no evidence")
+        worst = min(found, key=lambda v: _WORST_FIRST.index(v.verdict))
+        reasons = [v.why for v in found if v.verdict is worst.verdict and v.why]
+        return ClaimVerdict(worst.verdict, "; ".join(dict.fromkeys(reasons)))
+
+    def _snippet(self, verification: Verification, name: str, claim_id: str) -> ClaimVerdict:
+        release = verification.platform.jax
+        entry = verification.snippets.get(name)
+        if entry is None or name not in self.snippets:
+            return ClaimVerdict(Verdict.NOT_RUN, f"verified before {name} existed")
+        if entry.fingerprint != self.fingerprint(name, release):
+            return ClaimVerdict(Verdict.STALE, f"{name} changed since jax {release} was verified")
+        if not entry.outcome.passed:
+            return ClaimVerdict(Verdict.FAILS, f"{name}: {entry.outcome.value}")
+        if entry.outcome is Outcome.MATCHED:
+            return ClaimVerdict(Verdict.HOLDS)
+        given = classification(self.known(name), release, claim_id)
+        if given is None:
+            return ClaimVerdict(Verdict.FAILS, f"{name}: a known difference nobody classified")
+        return given
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of consecutive releases (in the universe) with one verdict and reason."""
+
+    first: str
+    last: str
+    verdict: ClaimVerdict
+    count: int
+
+    @property
+    def releases(self) -> str:
+        return self.first if self.first == self.last else f"{self.first} – {self.last}"
+
+
+def per_release(
+    judge: Judge, universe: Universe, verifications: Sequence[Verification], claim: Claim
+) -> dict[str, ClaimVerdict]:
+    """The claim's verdict on every release of the universe (CPU), verified or not."""
+    by_release = {v.platform.jax: v for v in verifications if v.platform.backend == "cpu"}
+    missing = ClaimVerdict(Verdict.NOT_RUN, "no ledger entry")
+    return {
+        release: judge.verdict(by_release[release], claim) if release in by_release else missing
+        for release in universe.with_ledger(list(by_release)).releases
+    }
+
+
+def spans(verdicts: Mapping[str, ClaimVerdict]) -> list[Span]:
+    """Runs of consecutive releases with the same verdict and reason, oldest first."""
+    found: list[Span] = []
+    for release, verdict in verdicts.items():
+        if found and found[-1].verdict == verdict:
+            last = found[-1]
+            found[-1] = Span(last.first, release, verdict, last.count + 1)
+        else:
+            found.append(Span(release, release, verdict, 1))
+    return found
+
+
+def summary(verdicts: Mapping[str, ClaimVerdict]) -> str:
+    """E.g. ``holds on 0.5.1 – 0.12.0.1; does not hold on 0.4.32 – 0.5.0; not verified on
+    0.4.17, 0.4.16``: every release, newest first, each run broken where the verdict changes
+    and where a release was not verified (the reasons are the claim page's)."""
+    if not verdicts:
+        return "not verified on any release"
+    runs = spans({release: ClaimVerdict(v.verdict) for release, v in verdicts.items()})
+    by_verdict: dict[Verdict, list[str]] = {}
+    for span in reversed(runs):
+        by_verdict.setdefault(span.verdict.verdict, []).append(span.releases)
+    order = sorted(by_verdict, key=lambda v: list(Verdict).index(v))
+    return "; ".join(f"{v.value} on {', '.join(by_verdict[v])}" for v in order)
+
+
+def judge_for(snippets: Sequence[Snippet]) -> Judge:
+    return Judge({snippet.name: snippet for snippet in snippets})
+
+
+def unclassified(judge: Judge, claims: Iterable[Claim]) -> list[str]:
+    """Each known output that lacks, for a claim its snippet backs, a verdict that is one of
+    :data:`CLASSIFICATIONS` with a reason: a known difference nobody has explained yet. (The
+    known outputs are the CPU backend's: a claim that needs another backend needs none.)"""
+    backs: dict[str, list[str]] = {}
+    for claim in claims:
+        if claim.needs in (None, "cpu"):
+            for name in claim.evidence:
+                backs.setdefault(name, []).append(claim.id)
+    found = []
+    allowed = " / ".join(v.value for v in CLASSIFICATIONS)
+    for name in sorted(judge.snippets):
+        known = judge.known(name)
+        for output in known.outputs:
+            first = output.releases[0]
+            for claim_id in backs.get(name, ()):
+                given = output.verdicts.get(claim_id)
+                if given is None or classification(known, first, claim_id) is None:
+                    said = f"{given.verdict!r}" if given else "nothing"
+                    found.append(
+                        f"{known.path}: the output of jax {', '.join(output.releases)} says "
+                        f"{said} for claim {claim_id}; give it a verdict ({allowed}) and why"
+                    )
+                elif not given.why.strip():
+                    found.append(
+                        f"{known.path}: the output of jax {', '.join(output.releases)} gives "
+                        f"claim {claim_id} no why; readers are shown it"
+                    )
+    return found
+
+
+def scope_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list[str]:
+    """Where the ledger disagrees with what the claim says of its own scope: it must hold on
+    every verified release from ``since`` to ``until`` (all of them when it declares neither),
+    and not hold on the verified releases outside, the releases either side of each boundary
+    verified."""
+    releases = list(verdicts)
+    for bound in (claim.since, claim.until):
+        if bound is not None and bound not in verdicts:
+            return [f"claim {claim.id}: {bound} is no release the site knows"]
+    start = releases.index(claim.since) if claim.since else 0
+    stop = releases.index(claim.until) if claim.until else len(releases) - 1
+    problems = []
+    for i, release in enumerate(releases):
+        verdict = verdicts[release]
+        inside = start <= i <= stop
+        if inside and verdict.verdict in (Verdict.DOES_NOT_HOLD, Verdict.ABSENT):
+            scope = _scope(claim)
+            problems.append(
+                f"claim {claim.id} {verdict.verdict.value} on jax {release} ({verdict.why}), "
+                f"inside {scope}: re-word it, or declare :since: / :until:"
+            )
+        if not inside and verdict.verdict in HOLDING:
+            problems.append(
+                f"claim {claim.id} holds on jax {release}, outside {_scope(claim)}: the "
+                "boundary is wrong"
+            )
+    for bound, neighbour in ((claim.since, start - 1), (claim.until, stop + 1)):
+        if bound is None:
+            continue
+        if not 0 <= neighbour < len(releases):
+            problems.append(f"claim {claim.id}: {bound} is no boundary, nothing lies beyond it")
+            continue
+        beyond = verdicts[releases[neighbour]].verdict
+        if beyond not in (Verdict.DOES_NOT_HOLD, Verdict.ABSENT):
+            problems.append(
+                f"claim {claim.id}: its boundary at {bound} rests on jax {releases[neighbour]}, "
+                f"which is {beyond.value}, not verified not to hold"
+            )
+    return problems
+
+
+def _scope(claim: Claim) -> str:
+    if claim.scope:
+        return f"its scope ({claim.scope})"
+    return "its scope (every release: it declares no :since: or :until:)"

@@ -1,0 +1,197 @@
+"""Verify one JAX release: run every snippet on it, check the vendored pieces against it, and
+write what it showed into the ledger."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, replace
+
+from packaging.version import Version
+
+from jaxwaits.claims import cite
+from jaxwaits.claims.registry import Registry
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.report import describe, diff
+from jaxwaits.evidence.runner import Outcome, Result, run_on
+from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.pieces import drift
+from jaxwaits.pieces.drift import PieceOutcome
+from jaxwaits.project import Project
+from jaxwaits.releases import environments, ledger, universe, verdicts
+from jaxwaits.releases.ledger import PieceEntry, SnippetEntry, Verification
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def snippet_entry(
+    result: Result, release: str, backs: Sequence[str], fix: str | None
+) -> SnippetEntry:
+    """The ledger's entry: the outcome, with the diff from the recorded output for a known
+    difference and the full report for a failure; the fingerprint of what was judged; a hash of
+    what was printed."""
+    outcome = result.outcome
+    run = result.failed_run
+    printed = _hash(run.stdout) if run is not None and outcome.passed else ""
+    fingerprint = result.snippet.fingerprint(release)
+    if outcome is Outcome.MATCHED:
+        return SnippetEntry(outcome, "", fingerprint, printed)
+    if outcome is Outcome.MATCHED_KNOWN:
+        recorded = result.snippet.recorded() or ""
+        change = diff(recorded, result.runs[0].stdout, "recorded", "this release")
+        return SnippetEntry(outcome, change, fingerprint, printed)
+    return SnippetEntry(outcome, describe(result, None, backs, fix), fingerprint, printed)
+
+
+def verify(
+    project: Project,
+    python: str,
+    backs: Mapping[str, Sequence[str]],
+    jobs: int | None = None,
+    only: Set[str] | None = None,
+) -> Verification:
+    """What every snippet printed on ``python``'s JAX, and how each vendored piece compares
+    (``backs``: the claims of each snippet, for the reports). With ``only``, just those snippets
+    run, and the others keep the entries the ledger holds for that release.
+
+    Snippets run in children of templates; each is also run once in a fresh interpreter, unless
+    the ledger already saw both ways agree on this release for what it prints now. A snippet
+    that prints otherwise in a fresh interpreter fails, with the difference."""
+    snippets = [s for s in load_snippets(project.snippets) if only is None or s.name in only]
+    results, platform = run_on(snippets, python=python, jobs=jobs)
+    kept = ledger.read(project.verified)[0]
+    before = next((v.snippets for v in kept if v.platform == platform), {})
+    entries = {}
+    if only is not None:
+        names = {s.name for s in load_snippets(project.snippets)}
+        entries = {n: e for n, e in before.items() if n in names and n not in only}
+    now = {}
+    for result in results:
+        name = result.snippet.name
+        fix = None
+        if platform.jax != project.pinned_jax():
+            fix = (
+                f"record it as a known difference of jax {platform.jax}: "
+                f"nox -s verify -- {platform.jax} --record-known {name}"
+            )
+        now[name] = snippet_entry(result, platform.jax, backs.get(name, ()), fix)
+    unchecked = [
+        r.snippet
+        for r in results
+        if not _seen_agreeing(before.get(r.snippet.name), now[r.snippet.name])
+    ]
+    again = run_on(unchecked, python=python, jobs=jobs, fresh=True)[0] if unchecked else []
+    fresh = {result.snippet.name: result for result in again}
+    for result in results:
+        name = result.snippet.name
+        entries[name] = _both_ways(now[name], result, fresh.get(name))
+    _, pieces_found = drift.check(project, python)
+    pieces = {v.piece: PieceEntry(v.outcome, v.message) for v in pieces_found}
+    yanked = platform.jax in universe.load(project).yanked
+    return Verification(platform, entries, pieces, yanked=yanked)
+
+
+def _seen_agreeing(before: SnippetEntry | None, now: SnippetEntry) -> bool:
+    """Whether the ledger saw both ways print, on this release, what the snippet printed now."""
+    return (
+        before is not None
+        and before.same_when_fresh
+        and bool(now.printed)
+        and (before.fingerprint, before.printed) == (now.fingerprint, now.printed)
+    )
+
+
+def _both_ways(entry: SnippetEntry, result: Result, fresh: Result | None) -> SnippetEntry:
+    """The entry, marked as seen the same in a fresh interpreter; or a failure saying how the
+    fresh interpreter differed."""
+    if fresh is None:  # seen agreeing before
+        return replace(entry, same_when_fresh=True)
+    ours, theirs = result.failed_run, fresh.failed_run
+    if ours is None or theirs is None:
+        return entry  # did not run (invalid settings): nothing to compare
+    if (ours.stdout, ours.failure) == (theirs.stdout, theirs.failure):
+        return replace(entry, same_when_fresh=True)
+    change = diff(ours.stdout, theirs.stdout, "in a template's child", "in a fresh interpreter")
+    said = f"in a template's child: {result.outcome.value}; fresh: {fresh.outcome.value}\n"
+    return SnippetEntry(Outcome.SPLIT, said + change, entry.fingerprint, "")
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A release verified and saved into the ledger, and how long each part took."""
+
+    verification: Verification
+    environment_seconds: float
+    check_seconds: float
+
+    def took(self) -> str:
+        return f"env {self.environment_seconds:.0f} s, checks {self.check_seconds:.0f} s"
+
+
+def verify_release(
+    project: Project,
+    version: Version,
+    backs: Mapping[str, Sequence[str]],
+    jobs: int | None,
+    only: Set[str] | None = None,
+) -> Verified:
+    """Make (or reuse) the release's environment, verify it there and save the result. A
+    release that cannot be installed is saved as such, with why."""
+    started = time.perf_counter()
+    try:
+        python = environments.ensure(version, project.root)
+    except environments.NotInstallable as reason:
+        platform = Platform(jax=str(version), jaxlib="", python="", backend="cpu")
+        yanked = str(version) in universe.load(project).yanked
+        verification = Verification(platform, yanked=yanked, not_installable=str(reason))
+        ledger.save(verification, project.verified)
+        return Verified(verification, time.perf_counter() - started, 0.0)
+    made = time.perf_counter()
+    verification = verify(project, python, backs, jobs=jobs, only=only)
+    ledger.save(verification, project.verified)
+    return Verified(verification, made - started, time.perf_counter() - made)
+
+
+def counts(verification: Verification) -> str:
+    """``ok: 3 identical, 29 matched`` or ``FAILED: ...``: how many of each outcome."""
+    if verification.not_installable:
+        return f"not installable here: {verification.not_installable}"
+    found: dict[str, int] = {}
+    for entry in [*verification.snippets.values(), *verification.pieces.values()]:
+        found[entry.outcome.value] = found.get(entry.outcome.value, 0) + 1
+    told = ", ".join(f"{n} {outcome}" for outcome, n in sorted(found.items()))
+    return f"{'ok' if verification.passed else 'FAILED'}: {told}"
+
+
+def failures(verification: Verification) -> list[str]:
+    """Each snippet or piece that failed on the release, with its report."""
+    entries = [*verification.snippets.items(), *verification.pieces.items()]
+    return [
+        f"{name}: {entry.outcome.value}\n{entry.detail}"
+        for name, entry in entries
+        if not entry.outcome.passed
+    ]
+
+
+def release_note(project: Project, registry: Registry, verification: Verification) -> str:
+    """A Markdown summary of one release's verification, for a release note."""
+    judge = verdicts.judge_for(load_snippets(project.snippets))
+    by_verdict: dict[str, list[str]] = {}
+    for claim in sorted(registry.claims.values(), key=lambda c: c.id):
+        verdict = judge.verdict(verification, claim).verdict
+        link = f"[`{claim.id}`]({cite.url(project, claim.id)})"
+        by_verdict.setdefault(verdict.value, []).append(link)
+    lines = [
+        f"## jax-waits on jax {verification.platform.jax} ({verification.platform.describe()})"
+    ]
+    lines += [f"- {verdict} ({len(ids)}): {', '.join(ids)}" for verdict, ids in by_verdict.items()]
+    changed = [
+        f"`{name}`: {entry.outcome.value}"
+        for name, entry in verification.pieces.items()
+        if entry.outcome is not PieceOutcome.IDENTICAL
+    ]
+    lines.append(f"- vendored pieces not identical upstream: {', '.join(changed) or 'none'}")
+    return "\n".join(lines)

@@ -1,0 +1,91 @@
+"""``jaxwaits review``: reads harness code (never imports or runs it) and reports the mistakes of
+the site's review checklist, each linked to its checklist item and the claims that prove it.
+
+- :mod:`~jaxwaits.review.rules`: the rules, their codes, anchors and claims.
+- :mod:`~jaxwaits.review.sources`: files, notebooks and Markdown fences as Python; suppressions.
+- :mod:`~jaxwaits.review.checks`: the checks, on one module's syntax tree.
+- :mod:`~jaxwaits.review.results`: what a review found.
+- :mod:`~jaxwaits.review.formats`: text, markdown, github, sarif and json.
+- :mod:`~jaxwaits.review.corpus`: scoring against the labelled corpus of real code.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import tomllib
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.review import checks, sources
+from jaxwaits.review.results import Located, Review
+from jaxwaits.review.rules import Rule
+
+
+def selected_rules(root: Path) -> set[Rule]:
+    """The rules ``[tool.jaxwaits.review]`` in ``root``'s pyproject.toml selects (``select``,
+    then less ``ignore``); every rule when there is none."""
+    path = root / "pyproject.toml"
+    chosen = set(Rule)
+    if not path.is_file():
+        return chosen
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        config = table.get("tool", {}).get("jaxwaits", {}).get("review", {})
+        if "select" in config:
+            chosen = {Rule(code) for code in config["select"]}
+        return chosen - {Rule(code) for code in config.get("ignore", [])}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, TypeError) as e:
+        raise JaxwaitsError(f"{path}: [tool.jaxwaits.review] cannot be read: {e}") from None
+
+
+def review(paths: list[Path], rules: set[Rule], jobs: int | None = None) -> Review:
+    """Review every file under ``paths``, on every core when there are many; one that cannot
+    be read is named, and the others are still reviewed."""
+    done = Review()
+    found = list(sources.files(paths))
+    done.files = len(found)
+    workers = min(jobs or os.cpu_count() or 1, max(1, len(found) // 64))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            outcomes = list(pool.map(_outcome, found, [rules] * len(found), chunksize=16))
+    else:
+        outcomes = [_outcome(path, rules) for path in found]
+    for located, problem in outcomes:
+        done.findings += located
+        if problem:
+            done.unreadable.append(problem)
+    return done
+
+
+def _outcome(path: Path, rules: set[Rule]) -> tuple[list[Located], str]:
+    try:
+        return review_file(path, rules), ""
+    except JaxwaitsError as error:
+        return [], str(error)
+
+
+def review_file(path: Path, rules: set[Rule]) -> list[Located]:
+    found = []
+    for piece in sources.pieces(path):
+        try:
+            tree = ast.parse(piece.source)
+        except SyntaxError as error:
+            if path.suffix == ".py":
+                where = f"{path}:{error.lineno}"
+                raise JaxwaitsError(f"{where}: not Python: {error.msg}") from None
+            continue  # a fence or cell that is not Python (a console session, pseudo-code)
+        if not checks.worth_checking(piece.source):
+            continue
+        silenced = sources.suppressed(piece.source)
+        for finding in checks.check(tree, piece.source):
+            if finding.rule not in rules or silenced.silence(finding.rule, finding.line):
+                continue
+            if piece.cells:
+                cell, line = piece.cell_of(finding.line)
+                found.append(Located(path, replace(finding, line=line), cell=cell))
+            else:
+                found.append(Located(path, replace(finding, line=piece.line + finding.line - 1)))
+    return found

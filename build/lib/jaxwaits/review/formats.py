@@ -1,0 +1,203 @@
+"""A review's findings as text, a pull-request comment (markdown), GitHub workflow annotations,
+SARIF 2.1.0 for code scanning, or JSON. Every finding links its checklist item and claims, pinned
+to the site release of this jaxwaits."""
+
+from __future__ import annotations
+
+import enum
+import functools
+import json
+from importlib import metadata
+from pathlib import Path
+
+from jaxwaits.claims import cite
+from jaxwaits.review.results import Located, Review
+from jaxwaits.review.rules import Rule
+
+# The site release this jaxwaits belongs to; kept equal to [tool.jaxwaits] release-url (a test).
+RELEASE_URL = "https://jax-waits.readthedocs.io/en/v{version}/"
+
+
+class Format(enum.Enum):
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    GITHUB = "github"
+    SARIF = "sarif"
+    JSON = "json"
+
+
+@functools.cache
+def site() -> str:
+    """This jaxwaits's site release (read once: every finding links to it)."""
+    return RELEASE_URL.format(version=metadata.version("jaxwaits"))
+
+
+def checklist_url(rule: Rule) -> str:
+    return f"{site()}review.html#{rule.info.anchor}"
+
+
+def claim_url(claim_id: str) -> str:
+    return cite.pinned(site(), claim_id)
+
+
+def where(found: Located, root: Path) -> str:
+    path = _relative(found.path, root)
+    cell = f" (cell {found.cell})" if found.cell is not None else ""
+    return f"{path}:{found.finding.line}:{found.finding.col}{cell}"
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def render(review: Review, form: Format, root: Path) -> str:
+    return {
+        Format.TEXT: _text,
+        Format.MARKDOWN: _markdown,
+        Format.GITHUB: _github,
+        Format.SARIF: _sarif,
+        Format.JSON: _json,
+    }[form](review, root)
+
+
+def _text(review: Review, root: Path) -> str:
+    lines = []
+    for found in review.findings:
+        rule = found.finding.rule
+        lines.append(f"{where(found, root)} {rule.value} {found.finding.message}")
+        lines.append(f"    see {checklist_url(rule)}")
+    lines += review.unreadable
+    lines.append(f"{_count(len(review.findings), 'finding')} in {_count(review.files, 'file')}")
+    return "\n".join(lines)
+
+
+def _markdown(review: Review, root: Path) -> str:
+    if not review.findings and not review.unreadable:
+        return f"**jaxwaits review**: nothing found in {_count(review.files, 'file')}."
+    found = f"{_count(len(review.findings), 'finding')} in {_count(review.files, 'file')}"
+    lines = [f"**jaxwaits review**: {found}.", ""]
+    by_file: dict[str, list[Located]] = {}
+    for found in review.findings:
+        by_file.setdefault(_relative(found.path, root), []).append(found)
+    for path, found_here in by_file.items():
+        lines += [f"### `{path}`", ""]
+        for found in found_here:
+            rule = found.finding.rule
+            claims = ", ".join(f"[`{c}`]({claim_url(c)})" for c in rule.info.claims)
+            cell = f"cell {found.cell}, " if found.cell is not None else ""
+            lines.append(
+                f"- {cell}line {found.finding.line}: **{rule.value}** {found.finding.message}. "
+                f"[Checklist]({checklist_url(rule)}); claims: {claims}."
+            )
+        lines.append("")
+    lines += [f"- could not read: {problem}" for problem in review.unreadable]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _github(review: Review, root: Path) -> str:
+    lines = []
+    for found in review.findings:
+        rule = found.finding.rule
+        message = f"{found.finding.message} ({checklist_url(rule)})"
+        lines.append(
+            f"::warning file={_relative(found.path, root)},line={found.finding.line},"
+            f"col={found.finding.col},title={rule.value} {rule.info.name}::{_escape(message)}"
+        )
+    lines += [f"::error::{_escape(problem)}" for problem in review.unreadable]
+    return "\n".join(lines)
+
+
+def _escape(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _sarif(review: Review, root: Path) -> str:
+    rules = [
+        {
+            "id": rule.value,
+            "name": rule.info.name,
+            "shortDescription": {"text": rule.info.summary},
+            "helpUri": checklist_url(rule),
+            "help": {
+                "text": f"{rule.info.summary}. Claims: "
+                + ", ".join(claim_url(c) for c in rule.info.claims)
+            },
+        }
+        for rule in Rule
+    ]
+    index = {rule: i for i, rule in enumerate(Rule)}
+    results = [
+        {
+            "ruleId": found.finding.rule.value,
+            "ruleIndex": index[found.finding.rule],
+            "level": "warning",
+            "message": {"text": found.finding.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _relative(found.path, root)},
+                        "region": {
+                            "startLine": found.finding.line,
+                            "startColumn": found.finding.col,
+                        },
+                    }
+                }
+            ],
+        }
+        for found in review.findings
+    ]
+    notifications = [
+        {"level": "error", "message": {"text": problem}} for problem in review.unreadable
+    ]
+    run: dict[str, object] = {
+        "tool": {
+            "driver": {
+                "name": "jaxwaits review",
+                "version": metadata.version("jaxwaits"),
+                "informationUri": f"{site()}review-tool.html",
+                "rules": rules,
+            }
+        },
+        "results": results,
+    }
+    if notifications:
+        run["invocations"] = [
+            {"executionSuccessful": False, "toolExecutionNotifications": notifications}
+        ]
+    document = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [run],
+    }
+    return json.dumps(document, indent=2)
+
+
+def _json(review: Review, root: Path) -> str:
+    return json.dumps(
+        {
+            "files": review.files,
+            "findings": [
+                {
+                    "path": _relative(found.path, root),
+                    "line": found.finding.line,
+                    "column": found.finding.col,
+                    "cell": found.cell,
+                    "code": found.finding.rule.value,
+                    "rule": found.finding.rule.info.name,
+                    "message": found.finding.message,
+                    "checklist": checklist_url(found.finding.rule),
+                    "claims": [claim_url(c) for c in found.finding.rule.info.claims],
+                }
+                for found in review.findings
+            ],
+            "unreadable": review.unreadable,
+        },
+        indent=2,
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -1,0 +1,176 @@
+"""The code a review reads: Python files, notebooks' code cells and Markdown/MyST Python fences,
+each as pieces of Python source with the line they start on; and the suppressions in them."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.review.checks import CELL_TIMER
+from jaxwaits.review.rules import Rule
+
+SUFFIXES = {".py", ".ipynb", ".md"}
+FENCES = {"python", "py", "python3", "ipython", "ipython3", "{code-cell}"}
+SKIPPED_FOLDERS = {".git", ".nox", ".venv", "venv", "node_modules", "__pycache__", "_build"}
+# `# jaxwaits: ignore[JW101, JW104] why`, `# jaxwaits: ignore` (every rule), and the same with
+# `ignore-file` for the whole file.
+SUPPRESSION = re.compile(r"#\s*jaxwaits:\s*(ignore-file|ignore)\b(?:\[([A-Za-z0-9_,\s]*)\])?")
+# `%timeit -n10 -r 3 f(x)`: indent, magic, options, the timed expression
+LINE_MAGIC = re.compile(r"^(\s*)%(timeit|time)((?:\s+-\w\s*\d*)*)\s+(.*)$")
+CELL_MAGIC = re.compile(r"^\s*%%(timeit|time)\b((?:\s+-\w\s*\d*)*)\s*$")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Python source from a file, starting at ``line`` of it (1-based). A notebook is one piece,
+    its code cells one after the other as they run in one namespace; ``cells`` holds the line of
+    the piece each cell starts on, by cell number."""
+
+    source: str
+    line: int
+    cells: tuple[tuple[int, int], ...] = ()
+
+    def cell_of(self, line: int) -> tuple[int, int]:
+        """The cell a line of a notebook's piece is in, and its line in that cell."""
+        start, number = max((s, n) for s, n in self.cells if s <= line)
+        return number, line - start + 1
+
+
+def files(paths: list[Path]) -> Iterator[Path]:
+    """The files to review: those named, and the reviewable files under the folders named."""
+    for path in paths:
+        if path.is_dir():
+            for found in sorted(path.rglob("*")):
+                if found.suffix in SUFFIXES and not SKIPPED_FOLDERS & set(
+                    found.relative_to(path).parts
+                ):
+                    yield found
+        else:
+            yield path
+
+
+def pieces(path: Path) -> list[Piece]:
+    """The Python in one file; an unreadable file raises, naming it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise JaxwaitsError(f"{path}: cannot be read: {error}") from None
+    if path.suffix == ".ipynb":
+        return _notebook(path, text)
+    if path.suffix == ".md":
+        return _markdown(text)
+    return [Piece(text, 1)]
+
+
+def _notebook(path: Path, text: str) -> list[Piece]:
+    """The code cells as one piece, their IPython magics made Python (``%timeit f(x)`` times
+    ``f(x)``; other magics and shell lines are left out)."""
+    import nbformat  # only notebooks need it
+
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+    except (ValueError, json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
+        raise JaxwaitsError(f"{path}: not a readable notebook: {error}") from None
+    lines: list[str] = []
+    cells = []
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type == "code":
+            cells.append((len(lines) + 1, number))
+            lines += without_magics(cell.source).splitlines() or [""]
+    return [Piece("\n".join(lines) + "\n", 1, tuple(cells))] if cells else []
+
+
+def without_magics(source: str) -> str:
+    """IPython's timing magics as the Python they run, on the same lines: ``%timeit f(x)`` is
+    ``timeit(lambda: f(x))`` (``number=10`` with ``-n 10``: no calibration run then absorbs the
+    compilation), and a ``%%timeit`` cell is a ``with`` block around its
+    body; other magics and shell lines are left out."""
+    lines = source.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    cell = CELL_MAGIC.match(lines[first]) if lines else None
+    if cell:
+        body = [" " + line if line.strip() else line for line in lines[first + 1 :]]
+        if any(line.strip() for line in body):
+            header = f"with {CELL_TIMER}({_count(cell[1], cell[2]).lstrip(', ')}):"
+            return "\n".join([*lines[:first], header, *body])
+        return "\n".join([*lines[:first], "", *body])
+    converted = []
+    for line in lines:
+        timed = LINE_MAGIC.match(line)
+        if timed:
+            indent, magic, options, expression = timed.groups()
+            expression, hash_, comment = expression.partition("  #")
+            call = f"{indent}__import__('timeit').timeit(lambda: {expression.strip()}"
+            call += f"{_count(magic, options)})"
+            converted.append(f"{call}{'  #' + comment if hash_ else ''}")
+        elif line.lstrip().startswith(("%", "!")):
+            converted.append("")  # keeps the line numbers
+        else:
+            converted.append(line)
+    return "\n".join(converted)
+
+
+def _count(magic: str, options: str) -> str:
+    """The ``number=`` a timing magic fixes (``-n 10``: ten runs, no calibration round first);
+    ``%time`` is left without one: it times a run end to end, compilation and all."""
+    if magic == "time":
+        return ""
+    fixed = re.search(r"-n\s*(\d+)", options or "")
+    return f", number={fixed[1]}" if fixed else ""
+
+
+def _markdown(text: str) -> list[Piece]:
+    found = []
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.type != "fence" or token.map is None:
+            continue
+        info = token.info.split()
+        if info and info[0] in FENCES and (info[0] != "{code-cell}" or "python" in info[1:]):
+            found.append(Piece(token.content, token.map[0] + 2))
+    return found
+
+
+@dataclass(frozen=True)
+class Suppressions:
+    """The rules a piece's comments silence, by line and in the whole piece (None: every
+    rule)."""
+
+    by_line: dict[int, set[Rule] | None]
+    whole: set[Rule] | None
+
+    def silence(self, rule: Rule, line: int) -> bool:
+        for silenced in (self.whole, self.by_line.get(line, set())):
+            if silenced is None or rule in silenced:
+                return True
+        return False
+
+
+def suppressed(source: str) -> Suppressions:
+    """The suppression comments in a piece of source."""
+    by_line: dict[int, set[Rule] | None] = {}
+    whole: set[Rule] | None = set()
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = SUPPRESSION.search(line)
+        if not match:
+            continue
+        codes = _codes(match[2])
+        if match[1] == "ignore-file":
+            whole = None if codes is None or whole is None else whole | codes
+        else:
+            by_line[number] = codes
+    return Suppressions(by_line, whole)
+
+
+def _codes(text: str | None) -> set[Rule] | None:
+    if text is None:
+        return None
+    return {Rule(c.strip().upper()) for c in text.split(",") if c.strip().upper() in _KNOWN}
+
+
+_KNOWN = {rule.value for rule in Rule}

@@ -1,0 +1,151 @@
+"""The Sphinx extension: ``extensions = ["jaxwaits.sphinxext"]``.
+
+At ``builder-inited`` it reads its inputs once (:mod:`~jaxwaits.sphinxext.state`): the checkout,
+the claims registry, the ledger and the platform the snippets run on, and checks its
+configuration. While pages are read, :mod:`~jaxwaits.sphinxext.collector` keeps each page's facts.
+Every build, whatever it re-read, ends by judging the whole site: a claim that any page shows as
+failing, a vendored piece that disagrees with its manifest or the ledger, or an unreadable ledger
+file is a warning (an error under ``-W``), so a build that passes is one where every claim held.
+
+- :mod:`~jaxwaits.sphinxext.kernels`: the Jupyter kernels the pages run in.
+- :mod:`~jaxwaits.sphinxext.cells`: every executed snippet cell, judged as the tests judge it.
+- :mod:`~jaxwaits.sphinxext.claim_pages`: the ``{claim}`` directive and role, a page per claim,
+  the claims index.
+- :mod:`~jaxwaits.sphinxext.ledger_table`: the ledger as a table, claims and pieces against
+  releases.
+- :mod:`~jaxwaits.sphinxext.changes`: what changed, release by release, and the
+  ``{changed-in}`` role that ties a boundary named in prose to the ledger.
+- :mod:`~jaxwaits.sphinxext.annotated`: the vendored pieces with their notes.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.errors import ConfigError
+from sphinx.util import logging
+
+from jaxwaits.claims import registry
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.pieces import drift, manifest
+from jaxwaits.project import find_project
+from jaxwaits.releases import ledger, universe, verdicts
+from jaxwaits.sphinxext import annotated, cells, changes, claim_pages, kernels, ledger_table, state
+from jaxwaits.sphinxext.collector import Collector
+from jaxwaits.sphinxext.state import Inputs, inputs, site
+
+logger = logging.getLogger(__name__)
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _check_config(app: Sphinx) -> None:
+    """``jaxwaits_kernels`` maps kernel names to environment variables, all strings."""
+    for name, env in app.config.jaxwaits_kernels.items():
+        if not isinstance(name, str) or not isinstance(env, dict):
+            raise ConfigError(f"jaxwaits_kernels: {name!r} must map to a dict of variables")
+        for key, value in env.items():
+            if not (isinstance(key, str) and _ENV_NAME.match(key) and isinstance(value, str)):
+                raise ConfigError(f"jaxwaits_kernels[{name!r}]: {key!r}: {value!r} is no variable")
+
+
+def _read_inputs(app: Sphinx) -> None:
+    """Read the checkout once per build, before the other handlers, and judge every claim on
+    every release; each ledger file that cannot be read is a warning naming it."""
+    project = find_project(Path(app.srcdir))
+    verifications, unreadable = ledger.read(project.verified)
+    for problem in unreadable:
+        logger.warning(str(problem), type="jaxwaits", subtype="ledger")
+    try:
+        releases = universe.load(project)
+    except JaxwaitsError:  # the vendored-pieces check names the manifest
+        releases = universe.Universe((), frozenset())
+    found = registry.scan(project)
+    judge = verdicts.judge_for(load_snippets(project.snippets))
+    table = {
+        claim.id: verdicts.per_release(judge, releases, verifications, claim)
+        for claim in found.claims.values()
+    }
+    try:
+        release_url = project.release_url
+    except JaxwaitsError as error:
+        logger.warning("%s: so the claims' permanent links cannot be given", error)
+        release_url = ""
+    site(app.env).inputs = Inputs(
+        project, found, verifications, cells.built_on(app), releases, table, release_url
+    )
+
+
+def _publishable(app: Sphinx, exception: Exception | None) -> None:
+    """The site's verdict at the end of every build, as warnings: each failing claim, each claim
+    no page rendered, each claim the ledger contradicts outside or inside its declared scope,
+    each release boundary the ledger does not stand behind, each known output nobody has
+    classified, and each problem with the vendored pieces."""
+    if exception is not None:
+        return
+    found = inputs(app)
+    for claim, standing in claim_pages.failing(app):
+        logger.warning(
+            "claim %s is failing: %s, so this site must not be published",
+            claim.id,
+            standing.detail,
+            location=f"{claim.file}:{claim.line}",
+            type="jaxwaits",
+            subtype="claims",
+        )
+    rendered = site(app.env).declared()
+    for claim in found.registry.claims.values():
+        if claim.id not in rendered:
+            logger.warning(
+                "claim %s was read from its page, but no page of this build rendered it",
+                claim.id,
+                location=f"{claim.file}:{claim.line}",
+                type="jaxwaits",
+                subtype="claims",
+            )
+    for claim in sorted(found.registry.claims.values(), key=lambda c: c.id):
+        for problem in verdicts.scope_problems(claim, found.verdicts[claim.id]):
+            logger.warning(
+                problem, location=f"{claim.file}:{claim.line}", type="jaxwaits", subtype="scope"
+            )
+    for problem, doc, line in changes.problems(found, site(app.env).pages):
+        where = f"{app.env.doc2path(doc)}:{line}" if doc in app.env.all_docs else f"{doc}:{line}"
+        logger.warning(problem, location=where, type="jaxwaits", subtype="boundary")
+    judge = verdicts.judge_for(load_snippets(found.project.snippets))
+    for problem in verdicts.unclassified(judge, found.registry.claims.values()):
+        logger.warning(problem, type="jaxwaits", subtype="known")
+    problems = drift.audit(found.project, sys.executable)
+    try:
+        recorded = manifest.load(found.project.annotated_src)
+    except JaxwaitsError:
+        recorded = None  # the audit above has named the file already
+    if recorded is not None:
+        where = found.project.relative(found.project.verified)
+        problems += ledger.disagreements(recorded, found.ledger, where)
+    for problem in problems:
+        logger.warning(problem, type="jaxwaits", subtype="pieces")
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    kernels.setup(app)  # declares jaxwaits_kernels
+    app.connect("builder-inited", _check_config, priority=300)
+    app.connect("builder-inited", _read_inputs, priority=400)  # before the modules' handlers
+    app.add_env_collector(Collector)
+    cells.setup(app)
+    claim_pages.setup(app)
+    ledger_table.setup(app)
+    changes.setup(app)
+    annotated.setup(app)
+    app.connect("build-finished", _publishable)
+    app.add_css_file("jaxwaits.css")  # annotated.setup adds the package's static folder
+    app.add_js_file("jaxwaits.js")
+    return {
+        "version": "0.2",
+        "env_version": state.VERSION,  # a saved environment of another version is read afresh
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

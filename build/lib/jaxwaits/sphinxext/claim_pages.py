@@ -1,0 +1,568 @@
+"""Claims on the site: the ``{claim}`` directive and role, a page per claim, the claims index.
+
+The claims themselves are :mod:`jaxwaits.claims.registry`'s, read from the pages once before the
+build reads them: the directive renders the typed claim it finds there, and the static checks
+(IDs, evidence, references, citations) are the same code the tests run. This module adds what
+only a build can know — did each snippet run and pass here — as each claim's standing.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective, SphinxRole
+
+from jaxwaits.claims import cite, registry
+from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
+from jaxwaits.claims.registry import Claim
+from jaxwaits.evidence.snippets import load_snippets, orphans
+from jaxwaits.files import write_atomic
+from jaxwaits.releases import verdicts
+from jaxwaits.sphinxext import ledger_table
+from jaxwaits.sphinxext.state import Citation, Context, inputs, site
+
+logger = logging.getLogger(__name__)
+
+
+class claim_status(nodes.General, nodes.Element):
+    """Placeholder for a claim's standing, filled in once every page has run."""
+
+
+class claim_reference(nodes.Inline, nodes.Element):
+    """Placeholder for a ``{claim}`` reference, resolved once every claim is known."""
+
+
+class claim_page(nodes.General, nodes.Element):
+    """Placeholder for the body of a claim's own page."""
+
+
+class claims_index(nodes.General, nodes.Element):
+    """Placeholder for the table of all claims."""
+
+
+class Standing(enum.Enum):
+    """What this build showed about a claim."""
+
+    VERIFIED = "verified"
+    FAILING = "failing"
+    NEEDS_BACKEND = "needs"  # observable only on another backend, so never verified here
+
+
+@dataclass(frozen=True)
+class ClaimStanding:
+    """A claim's standing, with the words that say it: a headline and its detail."""
+
+    standing: Standing
+    headline: str  # "verified in this build", "failing", "needs gpu"
+    detail: str
+    css: str  # the class of its status line: jaxwaits-verified, -failing, -needs-gpu
+
+    @property
+    def rest(self) -> str:
+        """What follows the headline on the status line."""
+        return f" {self.detail}" if self.standing is Standing.VERIFIED else f": {self.detail}"
+
+
+SHAPES = {Standing.VERIFIED: "✓", Standing.FAILING: "✗", Standing.NEEDS_BACKEND: "◇"}
+
+
+def badge(seen: ClaimStanding) -> nodes.inline:
+    """The standing as a badge: a shape and its words, white on a colour of its own (so neither
+    the colour nor the shape alone carries it)."""
+    text = f"{SHAPES[seen.standing]} {seen.headline}"
+    return nodes.inline(text, text, classes=["jaxwaits-badge", seen.css])
+
+
+def small_badge(seen: ClaimStanding) -> nodes.abbreviation:
+    """The shape alone, after a reference to the claim; its words are the tooltip."""
+    shape = SHAPES[seen.standing]
+    return nodes.abbreviation(
+        shape, shape, explanation=seen.headline, classes=["jaxwaits-badge", "small", seen.css]
+    )
+
+
+def copy_link(release_url: str, claim_id: str) -> nodes.reference:
+    """The claim's permanent link, as ``cite`` gives it; the site's script turns a click on it
+    into a copy to the clipboard (without script it is a plain link)."""
+    return nodes.reference(
+        "copy link",
+        "copy link",
+        refuri=cite.pinned(release_url, claim_id),
+        reftitle=f"Copy the permanent link to claim {claim_id}",
+        classes=["jaxwaits-copy-link"],
+    )
+
+
+def _failing(detail: str) -> ClaimStanding:
+    return ClaimStanding(Standing.FAILING, "failing", detail, "jaxwaits-failing")
+
+
+class ClaimDirective(SphinxDirective):
+    """```{claim} <id>``: renders the claim the registry read here, with its status line."""
+
+    required_arguments = 1
+    has_content = True
+    option_spec = {key: directives.unchanged for key in registry.OPTIONS}  # noqa: RUF012
+
+    def run(self) -> list[nodes.Node]:
+        claim = inputs(self.env.app).registry.claims.get(self.arguments[0])
+        here = Path(self.env.doc2path(self.env.docname)).resolve()
+        if claim is None or claim.file.resolve() != here:
+            raise self.error(
+                f"claim {self.arguments[0]!r} is not the one jaxwaits.claims read from this page; "
+                "declare claims only in docs/*.md, in a fenced ```{claim} block"
+            )
+        box = nodes.container(classes=["jaxwaits-claim"], claim_id=claim.id)
+        box["ids"] = [f"claim-{claim.id}", *(f"claim-{old}" for old in claim.renamed_from)]
+        self.set_source_info(box)
+        head = nodes.paragraph(classes=["jaxwaits-claim-id"])
+        head += nodes.inline("claim", "claim", classes=["jaxwaits-claim-word"])
+        head += nodes.Text(" ")
+        head += addnodes.pending_xref(
+            "",
+            nodes.literal(claim.id, claim.id),
+            refdomain="std",
+            reftype="doc",
+            reftarget=f"/{PAGES}/{claim.id}",
+            refexplicit=True,
+            refdoc=self.env.docname,
+        )
+        head += copy_link(inputs(self.env.app).release_url, claim.id)
+        box += head
+        box += nodes.container("", *self.parse_content_to_nodes(), classes=["jaxwaits-statement"])
+        box += claim_status(claim_id=claim.id)
+        return [box]
+
+
+class ClaimRole(SphinxRole):
+    """{claim}`id` or {claim}`text <id>`: a link to the claim."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        text, _, target = self.text.partition("<")
+        claim_id = target.rstrip(">").strip() if target else text.strip()
+        label = text.strip() if target else claim_id
+        node = claim_reference(claim_id=claim_id, label=label, explicit=bool(target))
+        self.set_source_info(node)
+        return [node], []
+
+
+class ClaimPageDirective(SphinxDirective):
+    """The body of ``claim/<id>``: statement, standing, where it is stated and cited."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        return [claim_page(claim_id=self.arguments[0])]
+
+
+class ClaimsIndexDirective(SphinxDirective):
+    """A table of every claim with its standing."""
+
+    def run(self) -> list[nodes.Node]:
+        return [claims_index()]
+
+
+def declared_claims(doctree: nodes.document) -> dict[str, list[nodes.Node]]:
+    """The claims a page declares, by ID, each with a copy of its rendered statement."""
+    found = {}
+    for box in doctree.findall(nodes.container):
+        if box.get("claim_id"):
+            statement = next(c for c in box.children if "jaxwaits-statement" in c["classes"])
+            found[box["claim_id"]] = [child.deepcopy() for child in statement.children]
+    return found
+
+
+def contexts(doctree: nodes.document) -> dict[str, Context]:
+    """Where each claim the page declares is stated: its section, and the paragraphs just
+    before its box (at most two, back to the previous cell, claim or list)."""
+    found = {}
+    for box in doctree.findall(nodes.container):
+        if not box.get("claim_id"):
+            continue
+        section = box.parent
+        while section is not None and not isinstance(section, nodes.section):
+            section = section.parent
+        title, anchor = "", ""
+        if section is not None:
+            title, anchor = section[0].astext(), section["ids"][0] if section["ids"] else ""
+        leading: list[nodes.Node] = []
+        siblings = box.parent.children[: box.parent.index(box)]
+        for node in reversed(siblings):
+            if not isinstance(node, nodes.paragraph) or len(leading) == 2:
+                break
+            leading.insert(0, _flattened(node))
+        found[box["claim_id"]] = Context(title, anchor, leading)
+    return found
+
+
+def _flattened(paragraph: nodes.paragraph) -> nodes.paragraph:
+    """A copy of a paragraph to show on another page: links within its own page, and links
+    still to be resolved there, become their text (the claim page links the place itself)."""
+    copy = paragraph.deepcopy()
+    for ref in list(copy.findall(addnodes.pending_xref)):
+        ref.replace_self(ref.children)
+    for ref in list(copy.findall(nodes.reference)):
+        if ref.get("refid"):
+            ref.replace_self(ref.children)
+    return copy
+
+
+def citations(doctree: nodes.document) -> list[Citation]:
+    """Where each reference sits: the nearest enclosing anchor (an annotated line's, say)."""
+    found = []
+    for node in doctree.findall(claim_reference):
+        anchor, label = "", ""
+        parent = node.parent
+        while parent is not None:
+            if parent.get("cite_anchor"):
+                anchor, label = parent["cite_anchor"], parent.get("cite_label", "")
+                break
+            if parent.get("ids"):
+                anchor = parent["ids"][0]
+                break
+            parent = parent.parent
+        found.append(Citation(node["claim_id"], anchor, label))
+    return found
+
+
+def standing(app: Sphinx, claim: Claim) -> ClaimStanding:
+    """What this build showed about a claim."""
+    cells = [cell for cell in site(app.env).cells() if cell.snippet in claim.evidence]
+    platform = inputs(app).platform
+    if not claim.evidence:
+        return _failing("it has no evidence")
+    for name in claim.evidence:
+        ran = [cell for cell in cells if cell.snippet == name]
+        if not ran:
+            return _failing(f"its evidence {name} did not run in this build")
+        failed = next((cell for cell in ran if not cell.outcome.passed), None)
+        if failed is not None:
+            return _failing(f"its evidence {name}: {failed.outcome.value}")
+    if claim.needs and claim.needs != platform.backend:
+        return ClaimStanding(
+            Standing.NEEDS_BACKEND,
+            f"needs {claim.needs}",
+            f"not observable on {platform.backend}, so not verified here; rests on "
+            f"{claim.rests_on}",
+            f"jaxwaits-needs-{claim.needs}",
+        )
+    return ClaimStanding(
+        Standing.VERIFIED,
+        "verified in this build",
+        f"on {platform.describe()}",
+        "jaxwaits-verified",
+    )
+
+
+def failing(app: Sphinx) -> list[tuple[Claim, ClaimStanding]]:
+    """Every claim that this build (its pages read now or before) shows as failing."""
+    found = []
+    for claim in sorted(inputs(app).registry.claims.values(), key=lambda c: c.id):
+        seen = standing(app, claim)
+        if seen.standing is Standing.FAILING:
+            found.append((claim, seen))
+    return found
+
+
+def _uri(app: Sphinx, fromdoc: str, todoc: str, anchor: str = "") -> str:
+    uri = app.builder.get_relative_uri(fromdoc, todoc)
+    return f"{uri}#{anchor}" if anchor else uri
+
+
+def _link(
+    app: Sphinx, fromdoc: str, todoc: str, anchor: str, text: str, code: bool = False
+) -> nodes.reference:
+    ref = nodes.reference("", "", internal=True, refuri=_uri(app, fromdoc, todoc, anchor))
+    ref += nodes.literal(text, text) if code else nodes.Text(text)
+    return ref
+
+
+def _docname(app: Sphinx, claim: Claim) -> str:
+    return app.env.path2doc(str(claim.file)) or ""
+
+
+def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragraph:
+    seen = standing(app, claim)
+    para = nodes.paragraph(classes=["jaxwaits-claim-status", seen.css])
+    para += badge(seen)
+    para += nodes.Text(seen.rest)
+    if claim.since or claim.until:
+        para += nodes.Text(" · ")
+        para += nodes.strong("", f"declared to hold {claim.scope}")
+    held = verdicts.summary(inputs(app).verdicts[claim.id])
+    para += nodes.Text(" · across releases: ")
+    para += _link(app, fromdoc, "matrix", "", held)
+    cells = [c for c in site(app.env).cells() if c.snippet in claim.evidence]
+    if cells:
+        para += nodes.Text(" · evidence: ")
+        for i, cell in enumerate(cells):
+            if i:
+                para += nodes.Text(", ")
+            para += _link(app, fromdoc, cell.docname, cell.anchor, cell.snippet, code=True)
+    return para
+
+
+def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    claims = inputs(app).registry
+    # Pages and the index copy claims' statements in, so they go first; the copies' status lines
+    # and references are then resolved with everything else.
+    for node in list(doctree.findall(claim_page)):
+        node.replace_self(_page_body(app, fromdoc, node["claim_id"]))
+    for node in list(doctree.findall(claims_index)):
+        node.replace_self(_index_table(app, fromdoc))
+    for node in list(doctree.findall(claim_status)):
+        node.replace_self(_status_paragraph(app, fromdoc, claims.claims[node["claim_id"]]))
+    for node in list(doctree.findall(claim_reference)):
+        claim = claims.resolve(node["claim_id"])
+        if claim is None:  # reported by jaxwaits.claims.registry.check with file and line
+            node.replace_self(nodes.problematic(node["label"], node["label"]))
+            continue
+        label = node["label"] if node["explicit"] else claim.id
+        target = _docname(app, claim)
+        ref = _link(app, fromdoc, target, f"claim-{claim.id}", label, code=not node["explicit"])
+        ref["classes"].append("jaxwaits-claim-ref")
+        ref["reftitle"] = claim.statement
+        node.replace_self([ref, small_badge(standing(app, claim))])
+
+
+def _statement(app: Sphinx, claim: Claim) -> list[nodes.Node]:
+    """A copy of the claim's statement as rendered where it is declared."""
+    declared = site(app.env).declared().get(claim.id)
+    if declared is None:
+        return [nodes.paragraph(text=claim.statement)]
+    return [node.deepcopy() for node in declared[1]]
+
+
+def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
+    claim = inputs(app).registry.claims.get(claim_id)
+    if claim is None:
+        return [nodes.paragraph(text=f"No claim {claim_id} is declared.")]
+    statement = nodes.container(classes=["jaxwaits-claim-statement"])
+    statement += _statement(app, claim)
+    where = _docname(app, claim)
+    title = app.env.titles[where].astext() if where in app.env.titles else where
+    context = site(app.env).context(claim_id)
+    stated = nodes.paragraph()
+    stated += nodes.Text("Stated in ")
+    stated += _link(app, fromdoc, where, f"claim-{claim_id}", title)
+    if context is not None and context.title and context.title != title:
+        stated += nodes.Text(", section ")
+        stated += _link(app, fromdoc, where, context.anchor, context.title)
+    body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim)]
+    if context is not None and context.paragraphs:
+        stated += nodes.Text(", after:")
+        quoted = nodes.block_quote(classes=["jaxwaits-claim-context"])
+        quoted += [node.deepcopy() for node in context.paragraphs]
+        body += [stated, quoted]
+    else:
+        stated += nodes.Text(".")
+        body.append(stated)
+    permanent = nodes.paragraph(classes=["jaxwaits-permanent"])
+    release_url = inputs(app).release_url
+    pinned = cite.pinned(release_url, claim_id)
+    permanent += nodes.Text("Permanent link, pinned to this site release: ")
+    permanent += nodes.reference(pinned, pinned, refuri=pinned)
+    permanent += nodes.Text(" (")
+    permanent += copy_link(release_url, claim_id)
+    permanent += nodes.Text("; or ")
+    command = f"python -m jaxwaits cite {claim_id}"
+    permanent += nodes.literal(command, command)
+    permanent += nodes.Text(" for a Markdown link with its verdicts).")
+    body.append(permanent)
+    body += _releases_table(app, fromdoc, claim)
+    names = {claim_id, *claim.renamed_from}
+    citing = nodes.bullet_list()
+    for doc, facts in sorted(site(app.env).pages.items()):
+        places = [c for c in facts.citations if c.claim_id in names]
+        if not places or doc == fromdoc:
+            continue
+        item = nodes.paragraph()
+        item += _link(app, fromdoc, doc, "", app.env.titles[doc].astext())
+        labelled = [c for c in places if c.label]
+        for i, place in enumerate(labelled):
+            item += nodes.Text(": " if i == 0 else ", ")
+            item += _link(app, fromdoc, doc, place.anchor, place.label)
+        citing += nodes.list_item("", item)
+    if len(citing):
+        body += [nodes.paragraph(text="Cited from:"), citing]
+    return body
+
+
+def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]:
+    """Every release, in runs of consecutive releases with one verdict: the claim's own answer
+    to "does it hold on jax V?"."""
+    said = claim.scope
+    days = sorted({v.recorded_on for v in inputs(app).ledger if v.recorded_on})
+    when = f" recorded on {days[0]}" if len(days) == 1 else ""
+    when = f" recorded between {days[0]} and {days[-1]}" if len(days) > 1 else when
+    intro = nodes.paragraph(
+        text=f"On each JAX release (CPU), from the ledger{when}"
+        + (f"; the claim declares that it holds {said}:" if said else ":")
+    )
+    rows = []
+    for span in reversed(verdicts.spans(inputs(app).verdicts[claim.id])):
+        releases = nodes.reference(
+            span.releases,
+            span.releases,
+            internal=True,
+            refuri=_uri(app, fromdoc, "matrix", ledger_table.release_id(span.first)),
+        )
+        verdict = span.verdict.verdict
+        mark = nodes.inline("", ledger_table.MARKS[verdict], classes=[ledger_table.css(verdict)])
+        word = nodes.inline("", "", mark, nodes.Text(f" {verdict.value}"))
+        why = nodes.inline("", "", *ledger_table.why_nodes(span.verdict.why))
+        rows.append([releases, word, why])
+    table = _table("jaxwaits-releases", {"jax": 3, "verdict": 3, "why": 8}, rows)
+    return [intro, nodes.container("", table, classes=["jaxwaits-scroll"])]
+
+
+def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
+    claims = inputs(app).registry.claims
+    rows = []
+    for claim_id in sorted(claims):
+        seen = standing(app, claims[claim_id])
+        link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
+        rows.append([link, _statement(app, claims[claim_id]), badge(seen)])
+    return _table("jaxwaits-claims-index", {"Claim": 3, "Statement": 6, "Status": 3}, rows)
+
+
+def _table(
+    css: str, columns: dict[str, int], rows: list[list[nodes.Node | list[nodes.Node]]]
+) -> nodes.table:
+    """A table of class ``css``: its columns' headings with their relative widths, then rows."""
+    table = nodes.table(classes=[css])
+    group = nodes.tgroup(cols=len(columns))
+    table += group
+    for width in columns.values():
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    head += _row([nodes.Text(heading) for heading in columns])
+    group += head
+    body = nodes.tbody()
+    for cells in rows:
+        body += _row(cells)
+    group += body
+    return table
+
+
+def _row(cells: list[nodes.Node | list[nodes.Node]]) -> nodes.row:
+    """A table row; a cell is inline content, or a list of body elements (paragraphs)."""
+    row = nodes.row()
+    for content in cells:
+        entry = nodes.entry()
+        if isinstance(content, list):
+            entry += content
+        else:
+            entry += nodes.paragraph("", "", content)
+        row += entry
+    return row
+
+
+def _write_pages(app: Sphinx) -> None:
+    """Write ``claim/<id>.md`` for every claim the registry finds (unchanged files stay put),
+    and warn about every broken link in the chain and every file nothing uses."""
+    found = inputs(app)
+    folder = Path(app.srcdir) / PAGES
+    folder.mkdir(exist_ok=True)
+    wanted = {
+        f"{claim.id}.md": _page_source(claim, found.project.snippets)
+        for claim in found.registry.claims.values()
+    }
+    for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
+        (folder / stale).unlink()
+    for name, text in wanted.items():
+        path = folder / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            write_atomic(path, text)
+    names = {s.name for s in load_snippets(found.project.snippets)}
+    for problem in registry.check(found.registry, names):
+        logger.warning(problem.message, location=problem.where, type="jaxwaits", subtype="claims")
+    releases = {v.platform.jax for v in found.ledger}
+    for orphan in orphans(found.project.snippets, releases):
+        logger.warning(orphan, type="jaxwaits", subtype="claims")
+
+
+def _page_source(claim: Claim, snippets: Path) -> str:
+    """The MyST of a claim's page: its body, and each snippet behind it with its recorded output
+    (a file that does not exist is said so, the claims check having named it already)."""
+    lines = [
+        "---",
+        "orphan: true",
+        "---",
+        "",
+        f"# Claim `{claim.id}`",
+        "",
+        f"```{{claim-page}} {claim.id}",
+        "```",
+        "",
+    ]
+    for name in claim.evidence:
+        lines += [f"## Evidence: `{name}`", ""]
+        parts = ((".py", "python", []), (".out", "text", ["Its recorded output:"]))
+        for suffix, language, intro in parts:
+            if not (snippets / f"{name}{suffix}").is_file():
+                lines += [f"No file `snippets/{name}{suffix}`.", ""]
+                continue
+            lines += [*intro, "", f"```{{literalinclude}} ../../snippets/{name}{suffix}"]
+            lines += [f":language: {language}", "```", ""]
+    return "\n".join(lines)
+
+
+def _also_reread(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Pages showing claims depend on every page that runs evidence, and on the verdicts (the
+    ledger, the snippets' fingerprints, the known outputs' classifications): when any of them
+    changed, read them again."""
+    state = site(env)
+    verdicts_now = repr(sorted(inputs(app).verdicts.items()))
+    verdicts_changed = state.verdicts_seen != verdicts_now
+    state.verdicts_seen = verdicts_now
+    if not (added or changed or removed or verdicts_changed):
+        return []
+    return sorted(set(_pages_with_claims(env)))
+
+
+def _pages_with_claims(env: BuildEnvironment) -> Iterator[str]:
+    for doc, facts in site(env).pages.items():
+        if facts.claims or facts.citations:
+            yield doc
+    tables = ("claims", "matrix", "changes")  # read from the verdicts as the page is read
+    yield from (d for d in env.found_docs if d.startswith(f"{PAGES}/") or d in tables)
+
+
+def _redirects(app: Sphinx, exception: Exception | None) -> None:
+    """``claim/<old>.html`` leads to the renamed claim's page."""
+    if exception or app.builder.format != "html":
+        return
+    for claim in inputs(app).registry.claims.values():
+        for old in claim.renamed_from:
+            target = Path(app.outdir) / PAGES / f"{old}.html"
+            write_atomic(
+                target,
+                f'<!DOCTYPE html><meta charset="utf-8"><title>Moved to {claim.id}</title>'
+                f'<meta http-equiv="refresh" content="0; url={claim.id}.html">'
+                f'<p>Claim <code>{old}</code> is now <a href="{claim.id}.html">{claim.id}</a>.</p>',
+            )
+
+
+def setup(app: Sphinx) -> None:
+    app.add_directive("claim", ClaimDirective)
+    app.add_role("claim", ClaimRole())
+    app.add_directive("claim-page", ClaimPageDirective)
+    app.add_directive("claims-index", ClaimsIndexDirective)
+    for node in (claim_status, claim_reference, claim_page, claims_index):
+        app.add_node(node)
+    app.connect("builder-inited", _write_pages)
+    app.connect("env-get-outdated", _also_reread)
+    app.connect("doctree-resolved", _resolve)
+    app.connect("build-finished", _redirects)

@@ -1,0 +1,321 @@
+"""The verification matrix: every claim and vendored piece against every JAX release.
+
+Columns are the releases of the universe, newest first, consecutive releases that agree on every
+claim and piece folded into one range column; each cell is one verdict, with its own mark and
+colour, and links to the section of its release group below, which says why (every release in
+a group is an anchor there). Made while the page is read, so
+the sections are real headings (the page's contents list); the page is read again whenever any
+verdict changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+from jaxwaits.claims.cite import PAGES
+from jaxwaits.evidence.runner import Outcome
+from jaxwaits.pieces.drift import PieceOutcome
+from jaxwaits.releases.ledger import Verification
+from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
+from jaxwaits.sphinxext.state import Inputs, inputs
+
+MARKS = {
+    Verdict.HOLDS: "✓",
+    Verdict.HOLDS_OUTPUT_DIFFERS: "✓*",
+    Verdict.DOES_NOT_HOLD: "✗",
+    Verdict.NOT_OBSERVABLE: "○",
+    Verdict.ABSENT: "–",
+    Verdict.NOT_RUN: "?",
+    Verdict.STALE: "↻",
+    Verdict.FAILS: "!",
+}
+MEANING = {
+    Verdict.HOLDS: "every snippet behind the claim printed its recorded output",
+    Verdict.HOLDS_OUTPUT_DIFFERS: "it printed something else, which leaves the claim true",
+    Verdict.DOES_NOT_HOLD: "what it printed contradicts the claim; what holds instead is said",
+    Verdict.NOT_OBSERVABLE: "this release or backend cannot show it",
+    Verdict.ABSENT: "the API the claim is about does not exist in that release",
+    Verdict.NOT_RUN: "no ledger entry, or the release does not install here",
+    Verdict.STALE: "verified with another snippet or recorded output than today's",
+    Verdict.FAILS: "the release printed what nobody has explained yet",
+}
+PIECE_MARKS = {
+    PieceOutcome.IDENTICAL: "✓",
+    PieceOutcome.DIFFERS_AS_RECORDED: "≠",
+    PieceOutcome.ABSENT_AS_RECORDED: "–",
+    PieceOutcome.UNRECORDED_CHANGE: "!",
+}
+
+
+def css(verdict: Verdict) -> str:
+    """The class of a verdict's mark: ``jaxwaits-v-holds``, ``jaxwaits-v-does-not-hold`` …"""
+    return "jaxwaits-v-" + nodes.make_id(verdict.name.lower())
+
+
+def why_nodes(why: str) -> list[nodes.Node]:
+    """A maintainer's one-line reason, its `code spans` shown as code."""
+    parts = why.split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: show the text as written
+        return [nodes.Text(why)]
+    return [
+        nodes.literal(part, part) if i % 2 else nodes.Text(part)
+        for i, part in enumerate(parts)
+        if part
+    ]
+
+
+def plain(why: str) -> str:
+    """The reason as plain text, for a tooltip."""
+    return why.replace("`", "")
+
+
+def release_id(release: str) -> str:
+    return nodes.make_id(f"release-{release}")
+
+
+@dataclass(frozen=True)
+class Group:
+    """Consecutive releases that agree on every claim's verdict and every piece's outcome."""
+
+    releases: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        first, last = self.releases[0], self.releases[-1]
+        return first if first == last else f"{first} – {last}"
+
+    @property
+    def anchor(self) -> str:
+        return release_id(self.releases[0])
+
+    @property
+    def anchors(self) -> list[str]:
+        return [release_id(release) for release in self.releases]
+
+
+def _pieces(found: Inputs, release: str) -> dict[str, PieceOutcome | None]:
+    by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
+    verification = by_release.get(release)
+    names = sorted({name for v in found.ledger for name in v.pieces})
+    return {
+        n: verification.pieces[n].outcome if verification and n in verification.pieces else None
+        for n in names
+    }
+
+
+def groups(found: Inputs) -> list[Group]:
+    """The releases of the universe, folded where consecutive ones agree on everything; newest
+    first, as readers look for theirs."""
+    releases = list(next(iter(found.verdicts.values()), {}))
+    folded: list[list[str]] = []
+    previous = None
+    for release in releases:
+        column = (
+            tuple((cid, found.verdicts[cid][release]) for cid in sorted(found.verdicts)),
+            tuple(_pieces(found, release).items()),
+        )
+        if folded and column == previous:
+            folded[-1].append(release)
+        else:
+            folded.append([release])
+        previous = column
+    return [Group(tuple(g)) for g in reversed(folded)]
+
+
+class MatrixDirective(SphinxDirective):
+    """``{verification-matrix}``: the legend, the two tables, and a section per release group."""
+
+    def run(self) -> list[nodes.Node]:
+        found = inputs(self.env.app)
+        if not found.ledger:
+            return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
+        folded = groups(found)
+        return [
+            _legend(),
+            _claims_table(found, folded, self.env.docname),
+            _pieces_table(found, folded),
+            *_sections(found, folded),
+        ]
+
+
+def _legend() -> nodes.Element:
+    items = nodes.bullet_list(classes=["jaxwaits-legend"])
+    for verdict, mark in MARKS.items():
+        para = nodes.paragraph()
+        para += nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict)])
+        para += nodes.strong(f" {verdict.value}", f" {verdict.value}")
+        para += nodes.Text(f": {MEANING[verdict]}.")
+        items += nodes.list_item("", para)
+    return items
+
+
+def _table(header: list[nodes.Node], rows: list[list[nodes.Node]]) -> nodes.container:
+    table = nodes.table(classes=["jaxwaits-matrix"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for i in range(len(header)):
+        group += nodes.colspec(colwidth=4 if i == 0 else 1)
+    head = nodes.thead()
+    group += head
+    body = nodes.tbody()
+    group += body
+    for target, cells in ((head, header), *((body, r) for r in rows)):
+        row = nodes.row()
+        for content in cells:
+            row += nodes.entry("", nodes.paragraph("", "", content))
+        target += row
+    return nodes.container("", table, classes=["jaxwaits-scroll"])
+
+
+def _header(folded: list[Group]) -> list[nodes.Node]:
+    cells: list[nodes.Node] = [nodes.Text("claim")]
+    for group in folded:
+        ref = nodes.reference(group.label, group.label, refid=group.anchor)
+        cells.append(ref)
+    return cells
+
+
+def _claims_table(found: Inputs, folded: list[Group], docname: str) -> nodes.Element:
+    rows = []
+    for claim_id in sorted(found.verdicts):
+        link = addnodes.pending_xref(
+            "",
+            nodes.literal(claim_id, claim_id),
+            refdomain="std",
+            reftype="doc",
+            reftarget=f"/{PAGES}/{claim_id}",
+            refexplicit=True,
+            refdoc=docname,
+        )
+        row: list[nodes.Node] = [link]
+        for group in folded:
+            verdict = found.verdicts[claim_id][group.releases[0]]
+            row.append(_mark(verdict, group))
+        rows.append(row)
+    return _table(_header(folded), rows)
+
+
+def _mark(verdict: ClaimVerdict, group: Group) -> nodes.Node:
+    mark = MARKS[verdict.verdict]
+    title = f"{verdict.verdict.value} on {group.label}" + (
+        f": {plain(verdict.why)}" if verdict.why else ""
+    )
+    return nodes.reference(
+        mark,
+        mark,
+        refid=group.anchor,
+        reftitle=title,
+        classes=["jaxwaits-mark", css(verdict.verdict)],
+    )
+
+
+def _pieces_table(found: Inputs, folded: list[Group]) -> nodes.Element:
+    names = sorted({name for v in found.ledger for name in v.pieces})
+    rows = []
+    for name in names:
+        row: list[nodes.Node] = [nodes.literal(name, name)]
+        for group in folded:
+            outcome = _pieces(found, group.releases[0]).get(name)
+            mark = PIECE_MARKS[outcome] if outcome else "?"
+            label = outcome.value if outcome else "not checked"
+            row.append(
+                nodes.reference(
+                    mark, mark, refid=group.anchor, reftitle=label, classes=["jaxwaits-mark"]
+                )
+            )
+        rows.append(row)
+    header = [nodes.Text("vendored piece"), *_header(folded)[1:]]
+    return _table(header, rows)
+
+
+def _sections(found: Inputs, folded: list[Group]) -> list[nodes.section]:
+    by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
+    out = []
+    for group in folded:
+        section = nodes.section(ids=group.anchors, names=[group.anchor])
+        section += nodes.title("", f"jax {group.label}")
+        count = len(group.releases)
+        yanked = [r for r in group.releases if r in found.universe.yanked]
+        said = (f"{count} releases: {', '.join(group.releases)}" if count > 1 else "1 release") + (
+            f"; yanked from PyPI: {', '.join(yanked)}" if yanked else ""
+        )
+        section += nodes.paragraph(text=said + ".")
+        section += _recorded(by_release, group)
+        first = by_release.get(group.releases[0])
+        if first is None or first.not_installable:
+            why = first.not_installable if first else "The ledger has no entry for it"
+            section += nodes.paragraph(text=f"{why}: no claim is verified on it.")
+            out.append(section)
+            continue
+        notable = nodes.bullet_list()
+        for claim_id in sorted(found.verdicts):
+            verdict = found.verdicts[claim_id][group.releases[0]]
+            if verdict.verdict is Verdict.HOLDS:
+                continue
+            para = nodes.paragraph()
+            para += nodes.inline(
+                "", MARKS[verdict.verdict], classes=["jaxwaits-mark", css(verdict.verdict)]
+            )
+            para += nodes.Text(" ")
+            para += nodes.literal(claim_id, claim_id)
+            para += nodes.Text(f": {verdict.verdict.value}" + (". " if verdict.why else ""))
+            para += why_nodes(verdict.why)
+            notable += nodes.list_item("", para)
+        if len(notable):
+            section += notable
+        else:
+            section += nodes.paragraph(text="Every claim holds as recorded.")
+        section += _differences(first)
+        out.append(section)
+    return out
+
+
+def _recorded(by_release: dict[str, Verification], group: Group) -> nodes.paragraph:
+    """When the ledger's results for these releases were recorded, and on which Python."""
+    runs: dict[tuple[str, str], list[str]] = {}
+    for release in group.releases:
+        verification = by_release.get(release)
+        if verification is not None and not verification.not_installable:
+            day = verification.recorded_on or "an unknown day"
+            runs.setdefault((day, verification.platform.python), []).append(release)
+    if not runs:
+        return nodes.paragraph()
+    said = "; ".join(
+        f"on {day} with Python {python}: {', '.join(releases)}"
+        for (day, python), releases in sorted(runs.items())
+    )
+    return nodes.paragraph(text=f"Results recorded {said}.", classes=["jaxwaits-recorded"])
+
+
+def _differences(verification: Verification) -> list[nodes.Node]:
+    """What the first release of a group printed where it differs, and each piece's change."""
+    out: list[nodes.Node] = []
+    entries = [
+        *(
+            (name, e.outcome.value, e.detail)
+            for name, e in sorted(verification.snippets.items())
+            if e.outcome is not Outcome.MATCHED
+        ),
+        *(
+            (name, e.outcome.value, e.detail)
+            for name, e in sorted(verification.pieces.items())
+            if e.outcome is not PieceOutcome.IDENTICAL
+        ),
+    ]
+    for name, outcome, detail in entries:
+        para = nodes.paragraph()
+        para += nodes.literal(name, name)
+        para += nodes.Text(f": {outcome} on jax {verification.platform.jax}")
+        out.append(para)
+        if detail:
+            out.append(nodes.literal_block(detail, detail, language="diff"))
+    return out
+
+
+def setup(app: Sphinx) -> None:
+    app.add_directive("verification-matrix", MatrixDirective)

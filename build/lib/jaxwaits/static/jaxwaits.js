@@ -1,0 +1,59 @@
+// The site's two behaviours that need script; without script the site reads the same.
+"use strict";
+
+// A claim's "copy link" puts its permanent link on the clipboard, and says so. Where the
+// clipboard cannot be written, the click follows the link, so it can be copied from there.
+function copyBySelection(text) {
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  const copied = document.execCommand("copy");
+  area.remove();
+  if (!copied) throw new Error("the clipboard refused the copy");
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    copyBySelection(text);
+  }
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a.jaxwaits-copy-link");
+  if (!link) return;
+  event.preventDefault();
+  copyText(link.href).then(
+    () => {
+      link.textContent = "copied";
+      link.classList.add("copied");
+      setTimeout(() => {
+        link.textContent = "copy link";
+        link.classList.remove("copied");
+      }, 2000);
+    },
+    () => { window.location.href = link.href; },
+  );
+});
+
+// Search results summarise a page from its article, not from the whole main block (which, in
+// this theme, starts with the page's buttons and settings).
+document.addEventListener("DOMContentLoaded", () => {
+  if (typeof Search === "undefined" || !Search.htmlToText) return;
+  const fromMain = Search.htmlToText;
+  Search.htmlToText = (htmlString, anchor) => {
+    const page = new DOMParser().parseFromString(htmlString, "text/html");
+    const article = page.querySelector("article.bd-article");
+    if (!article) return fromMain(htmlString, anchor);
+    for (const drop of article.querySelectorAll(".headerlink, script, style, .jaxwaits-copy-link")) {
+      drop.remove();
+    }
+    const part = anchor ? article.querySelector(anchor) : null;
+    return (part || article).textContent;
+  };
+});
