@@ -57,7 +57,8 @@ ROBUST = {"min", "median", "percentile", "quantile", "nanmin", "nanmedian"}
 DISPATCH = ("compil", "dispatch", "overhead")
 WARM_UP = ("compil", "warm")
 CALLBACKS = {"callback", "io_callback"}  # host callbacks that may change the host's state
-CHANGING = {"append", "extend", "insert", "add", "update", "setdefault", "pop", "clear"}
+APPENDING = {"append", "extend", "insert", "add"}  # results.append(out): results holds it
+CHANGING = APPENDING | {"update", "setdefault", "pop", "clear"}
 RUNTIME_ERRORS = {"RuntimeError", "XlaRuntimeError", "JaxRuntimeError"}
 ASYNC_VARIABLE = "JAX_CPU_ENABLE_ASYNC_DISPATCH"  # read by no release: the option is a flag
 SYNCHRONOUS = {  # jax.config options that make dispatch wait, and the value that does it
@@ -77,6 +78,9 @@ class Finding:
     col: int
     message: str
     end_line: int = 0  # the last line of the statement or call found (0: ``line``)
+
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def _name(node: ast.AST) -> str:
@@ -182,16 +186,25 @@ def _paired(target: ast.AST, value: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]
         yield target, value
 
 
-def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement lists a compound statement runs, in order (handlers left out)."""
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    """The statement lists a module or compound statement runs, in order (handlers left
+    out)."""
     return [
         block
         for field in ("body", "orelse", "finalbody")
-        if isinstance(block := getattr(statement, field, None), list) and block
+        if isinstance(block := getattr(node, field, None), list) and block
     ]
 
 
-Function = ast.FunctionDef | ast.AsyncFunctionDef
+def _params(definition: Function) -> list[str]:
+    """A function's positional parameters, in order."""
+    return [a.arg for a in definition.args.posonlyargs + definition.args.args]
+
+
+def _spans(node: ast.AST, line: int) -> bool:
+    """``line`` is one of the lines of a definition (or any node)."""
+    first = getattr(node, "lineno", 0)
+    return first <= line <= (getattr(node, "end_lineno", None) or first)
 
 
 @dataclass
@@ -321,8 +334,7 @@ class ModuleChecks:
             elif keyword.arg == "donate_argnames":
                 names |= {c for c in constants if isinstance(c, str)}
         if definition is not None:
-            params = [a.arg for a in definition.args.posonlyargs + definition.args.args]
-            positions |= {i for i, param in enumerate(params) if param in names}
+            positions |= {i for i, param in enumerate(_params(definition)) if param in names}
         if positions or names:
             self.donating[target.id] = (positions, names)
 
@@ -385,7 +397,7 @@ class ModuleChecks:
                             handed.setdefault(decorator.id, set()).add(0)
         for name, positions in handed.items():
             for definition in self.functions.get(name, []):
-                params = [a.arg for a in definition.args.posonlyargs + definition.args.args]
+                params = _params(definition)
                 chosen = {params[i] for i in positions if i < len(params)}
                 if chosen:
                     last = definition.end_lineno or definition.lineno
@@ -403,6 +415,11 @@ class ModuleChecks:
         return False
 
     # What a call does -----------------------------------------------------------------------
+
+    def _from_jax(self, func: ast.AST) -> bool:
+        """A callee in jax's own namespace: ``jnp.sum``, ``lax.scan``, ``device_put``."""
+        chain = _chain(func)
+        return bool(chain) and (chain[0] in self.jax_modules or chain[0] in self.jax_names)
 
     def _jax_call(self, node: ast.AST) -> bool:
         """A call that dispatches JAX work and returns its arrays."""
@@ -428,9 +445,9 @@ class ModuleChecks:
         if _chain(func)[:1] == ["self"] and len(_chain(func)) == 2:  # self.evaluate()
             return func.attr in self.jax_functions  # type: ignore[union-attr]
         if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
-            chain = _chain(func)
-            if chain and (chain[0] in self.jax_modules or chain[0] in self.jax_names):
-                return not set(chain) & (NOT_WORK | TRACING) and not func.attr[:1].isupper()
+            if self._from_jax(func):
+                work = not set(_chain(func)) & (NOT_WORK | TRACING)
+                return work and not func.attr[:1].isupper()
         return False
 
     def _is_wait(self, node: ast.Call) -> bool:
@@ -457,8 +474,7 @@ class ModuleChecks:
             return True
         if self._jax_call(node) or self._is_wait(node) or called in PASSING | TRACING:
             return False
-        chain = _chain(node.func)
-        if chain and (chain[0] in self.jax_modules or chain[0] in self.jax_names):
+        if self._from_jax(node.func):
             return False  # jax's own code: its waits are known
         return bool(node.args or node.keywords) or reaches
 
@@ -505,10 +521,7 @@ class ModuleChecks:
 
     def _bodies(self) -> Iterator[list[ast.stmt]]:
         for child in self.nodes:
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(child, field, None)
-                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                    yield block
+            yield from _blocks(child)
 
     # JW101, JW102 through timeit: `timeit.timeit(lambda: f(x))` times the dispatch
     def _timeit(self, call: ast.Call) -> None:
@@ -597,7 +610,7 @@ class ModuleChecks:
     # JW108
     def _effects_after_block(self) -> None:
         changed: set[str] = set()
-        inside: list[tuple[int, int]] = []  # the callbacks' own lines
+        inside: list[ast.AST] = []  # the callbacks themselves
         for callback in self.callbacks:
             if isinstance(callback, ast.Lambda):
                 definitions: list[ast.AST] = [callback]
@@ -606,8 +619,7 @@ class ModuleChecks:
             else:
                 continue
             for definition in definitions:
-                first = getattr(definition, "lineno", 0)
-                inside.append((first, getattr(definition, "end_lineno", None) or first))
+                inside.append(definition)
                 changed |= _changed_outside(definition)
         if not changed:
             return
@@ -618,7 +630,7 @@ class ModuleChecks:
                 continue
             name = node.id if isinstance(node, ast.Name) else _dotted(node)
             line = getattr(node, "lineno", 0)
-            if name not in changed or any(a <= line <= b for a, b in inside):
+            if name not in changed or any(_spans(callback, line) for callback in inside):
                 continue
             scope = self._scope_of(line)
             waited = any(w.lineno < line and self._scope_of(w.lineno) == scope for w in waits)
@@ -633,11 +645,12 @@ class ModuleChecks:
 
     def _scope_of(self, line: int) -> int:
         """The first line of the innermost function around ``line`` (0: the module)."""
-        return max(
-            (d.lineno for defs in self.functions.values() for d in defs
-             if d.lineno <= line <= (d.end_lineno or d.lineno)),
-            default=0,
-        )  # fmt: skip
+        return max((d.lineno for d in self._around(line)), default=0)
+
+    def _around(self, line: int) -> Iterator[Function]:
+        """The module's functions that ``line`` is in."""
+        for defs in self.functions.values():
+            yield from (definition for definition in defs if _spans(definition, line))
 
     # JW109
     def _made_synchronous(self, call: ast.Call) -> None:
@@ -802,14 +815,12 @@ class ModuleChecks:
         {time.time() - t0}")`` formats ``loss`` first."""
         if timer is None or not isinstance(end, ast.stmt):
             return []
-        inside = set(map(id, ast.walk(timer)))
         early = [
             n
             for n in ast.walk(end)
             if isinstance(n, (ast.FormattedValue, ast.Call))
             and (n.lineno, n.col_offset) < (timer.lineno, timer.col_offset)
-            and id(n) not in inside
-            and not any(m is timer for m in ast.walk(n))
+            and not any(m is timer for m in ast.walk(n))  # not what the timer's reading is in
         ]
         return [ast.Expr(n, lineno=n.lineno, col_offset=n.col_offset) for n in early]
 
@@ -852,12 +863,7 @@ class ModuleChecks:
         for definition in self.functions.get(function, []):
             inner = {_key(n.func) for n in ast.walk(definition) if isinstance(n, ast.Call)}
             for jitted in sorted(inner & self.jitted):
-                elsewhere = [
-                    line
-                    for line in self.called[jitted]
-                    if not definition.lineno <= line <= (definition.end_lineno or line)
-                ]
-                if not elsewhere:
+                if all(_spans(definition, line) for line in self.called[jitted]):
                     return f"{jitted!r} (through {name!r})"
         return ""
 
@@ -872,16 +878,13 @@ class ModuleChecks:
 
     def _warms_up(self, line: int) -> bool:
         """The function around ``line`` is called more than once, or speaks of warming up."""
-        for defs in self.functions.values():
-            for definition in defs:
-                if not definition.lineno <= line <= (definition.end_lineno or line):
-                    continue
-                calls = [k for k in self.called if k.split(".")[-1] == definition.name]
-                if sum(len(self.called[k]) for k in calls) > 1:
-                    return True
-                names = (n.id for n in ast.walk(definition) if isinstance(n, ast.Name))
-                if any("warm" in name.lower() for name in names):
-                    return True
+        for definition in self._around(line):
+            calls = [k for k in self.called if k.split(".")[-1] == definition.name]
+            if sum(len(self.called[k]) for k in calls) > 1:
+                return True
+            names = (n.id for n in ast.walk(definition) if isinstance(n, ast.Name))
+            if any("warm" in name.lower() for name in names):
+                return True
         return False
 
     def _host_inputs(self, before: list[ast.stmt], calls: list[ast.Call]) -> None:
@@ -1034,10 +1037,8 @@ class Timed:
             read = _names_in(arguments)
             self.unseen = [names for names in self.unseen if not names & read]
             self.made.setdefault(place, _name(node.func) + "(...)")
-            if not isinstance(node.func, ast.Attribute) or _chain(node.func)[0] not in (
-                module.jax_modules | module.jax_names.keys()
-            ):
-                self.steps.add(place)
+            if not (isinstance(node.func, ast.Attribute) and module._from_jax(node.func)):
+                self.steps.add(place)  # not a bare jnp/lax call
             pure = _key(node.func) in module.pure
             if isinstance(statement, ast.Expr) and statement.value is node and not pure:
                 for argument in node.args:  # nnx: train_step(model, batch) updates the model
@@ -1051,12 +1052,12 @@ class Timed:
             self.waited |= self.held(arguments)  # tree_map(lambda a: a.block_until_ready(), out)
         elif _syncs(_name(node.func)):
             self.maybe = True
-        elif _name(node.func) in {"append", "extend", "add", "insert"}:
+        elif _name(node.func) in APPENDING:
             if isinstance(node.func, ast.Attribute):  # results.append(out)
                 for name in _targets(node.func.value):
                     self.sources.setdefault(name, set()).update(self.held(arguments))
-        elif module._might_wait(node, bool(self.reachable(node))) and (
-            handed := self.held(arguments) | self.reachable(node)
+        elif module._might_wait(node, bool(reached := self.reachable(node))) and (
+            handed := self.held(arguments) | reached
         ):
             receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
             if receiver is not None and self.held(receiver):

@@ -61,8 +61,9 @@ def excerpt_as_module(text: str) -> str:
     each ``# ...`` (lines left out) is blank, or ``...`` where a block would otherwise be empty;
     a cut that starts deeper than it goes on is opened with ``if True:`` lines put in the blank
     header; each notebook cell's IPython magics are read as review reads them."""
+    raw = text.splitlines()
     lines: list[str | None] = []  # None: lines left out
-    for line in text.splitlines():
+    for line in raw:
         stripped = line.strip()
         lines.append(None if stripped == "# ..." else "" if stripped.startswith("#") else line)
     code = [i for i, line in enumerate(lines) if line and line.strip()]
@@ -71,7 +72,7 @@ def excerpt_as_module(text: str) -> str:
             lines[i] = _left_out(lines, code, i)
     body = textwrap.dedent("\n".join(line or "" for line in lines)).splitlines()
     _open_blocks(body)
-    starts = [i for i, line in enumerate(text.splitlines()) if CELL.match(line)]
+    starts = [i for i, line in enumerate(raw) if CELL.match(line)]
     bounds = [0, *starts, len(body)]
     module: list[str] = []
     for a, b in itertools.pairwise(bounds):

@@ -89,15 +89,15 @@ def _notebook(path: Path, text: str) -> list[Piece]:
 def without_magics(source: str) -> str:
     """IPython's timing magics as the Python they run, on the same lines: ``%timeit f(x)`` is
     ``timeit(lambda: f(x))`` (``number=10`` with ``-n 10``: no calibration run then absorbs the
-    compilation), and a ``%%timeit`` cell is a ``with`` block around its
-    body; other magics and shell lines are left out."""
+    compilation), and a ``%%timeit`` cell is a ``with`` block around its body; other magics and
+    shell lines are left out."""
     lines = source.splitlines()
     first = next((i for i, line in enumerate(lines) if line.strip()), 0)
     cell = CELL_MAGIC.match(lines[first]) if lines else None
     if cell:
         body = [" " + line if line.strip() else line for line in lines[first + 1 :]]
         if any(line.strip() for line in body):
-            header = f"with {CELL_TIMER}({_count(cell[1], cell[2]).lstrip(', ')}):"
+            header = f"with {CELL_TIMER}({_number(cell[1], cell[2])}):"
             return "\n".join([*lines[:first], header, *body])
         return "\n".join([*lines[:first], "", *body])
     converted = []
@@ -106,8 +106,9 @@ def without_magics(source: str) -> str:
         if timed:
             indent, magic, options, expression = timed.groups()
             expression, hash_, comment = expression.partition("  #")
+            number = _number(magic, options)
             call = f"{indent}__import__('timeit').timeit(lambda: {expression.strip()}"
-            call += f"{_count(magic, options)})"
+            call += f", {number})" if number else ")"
             converted.append(f"{call}{'  #' + comment if hash_ else ''}")
         elif line.lstrip().startswith(("%", "!")):
             converted.append("")  # keeps the line numbers
@@ -116,13 +117,11 @@ def without_magics(source: str) -> str:
     return "\n".join(converted)
 
 
-def _count(magic: str, options: str) -> str:
-    """The ``number=`` a timing magic fixes (``-n 10``: ten runs, no calibration round first);
-    ``%time`` is left without one: it times a run end to end, compilation and all."""
-    if magic == "time":
-        return ""
-    fixed = re.search(r"-n\s*(\d+)", options or "")
-    return f", number={fixed[1]}" if fixed else ""
+def _number(magic: str, options: str) -> str:
+    """The ``number=`` a timing magic fixes (``-n 10``: ten runs, no calibration round first),
+    or ''; ``%time`` has none: it times a run end to end, compilation and all."""
+    fixed = re.search(r"-n\s*(\d+)", options or "") if magic == "timeit" else None
+    return f"number={fixed[1]}" if fixed else ""
 
 
 def _markdown(text: str) -> list[Piece]:

@@ -1,7 +1,0 @@
-"""``python -m jaxwaits``."""
-
-import sys
-
-from jaxwaits.cli import main
-
-sys.exit(main())
