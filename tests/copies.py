@@ -11,6 +11,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# What a scratch claim says of each scope axis: the one point a one-line snippet exercises.
+SCOPE = "".join(
+    f":{axis}: {value}\n"
+    for axis, value in (
+        ("backend", "cpu"),
+        ("threads", "one"),
+        ("devices", "single"),
+        ("failures", "none"),
+        ("dtype", "wide"),
+        ("context", "eager"),
+    )
+)
 ROOMS = ("docs", "snippets", "annotated_src", "tests")
 _SKIP = shutil.ignore_patterns("_build", "claim", "__pycache__", ".pytest_cache")
 SPHINX = ("-m", "sphinx", "-W", "--keep-going", "-j", "auto", "-q", "-b", "html")
@@ -70,7 +82,8 @@ def page(claims: dict[str, tuple[str, ...]], title: str = "Faults") -> str:
     lines = ["---", "orphan: true", "file_format: mystnb", "kernelspec:", "  name: python3"]
     lines += ["  display_name: Python 3", "---", "", f"# {title}", ""]
     for claim, snippets in claims.items():
-        lines += [f"```{{claim}} {claim}", f":evidence: {' '.join(snippets)}", f"It {claim}."]
+        lines += [f"```{{claim}} {claim}", f":evidence: {' '.join(snippets)}"]
+        lines += [*SCOPE.splitlines(), f"It {claim}."]
         lines += ["```", ""]
         for name in snippets:
             lines += ["```{code-cell}", f":load: ../snippets/{name}.py", "```", ""]

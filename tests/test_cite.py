@@ -8,6 +8,7 @@ from pathlib import Path
 
 from jaxwaits.claims import cite
 from jaxwaits.claims.registry import Claim, Registry
+from jaxwaits.claims.scope import Scope
 from jaxwaits.project import Project
 
 
@@ -16,7 +17,6 @@ def claim(project: Project) -> Claim:
         id="returns-self",
         statement="`y.block_until_ready()` returns `y` itself.",
         evidence=("method_returns_self",),
-        needs=None,
         rests_on=None,
         renamed_from=("old-name",),
         file=project.docs / "method.md",
@@ -35,9 +35,10 @@ def test_the_link_names_the_claim_and_points_at_its_page(project: Project) -> No
 
 
 def test_a_claim_only_a_gpu_can_show_is_cited_as_not_verified(project: Project) -> None:
-    gpu = dataclasses.replace(claim(project), needs="gpu", rests_on="the CUDA stream order")
+    on_gpu = Scope((("backend", ("gpu",)),))
+    gpu = dataclasses.replace(claim(project), scope=on_gpu, rests_on="the CUDA stream order")
     text = cite.markdown(project, gpu)
-    assert "(not verified: it needs gpu, which these checks do not run on)" in text
+    assert "(limited to GPU; not verified: it needs gpu, which these checks do not run on)" in text
     assert "holds" not in text
 
 

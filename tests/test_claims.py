@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from copies import SCOPE
 
 from jaxwaits.claims import registry as claims
 from jaxwaits.evidence.snippets import load_snippets
@@ -62,9 +63,8 @@ def test_misspelt_reference_names_file_and_line(copy: Project) -> None:
 def test_duplicate_id_names_both_places(copy: Project) -> None:
     claim = _first_claim(copy)
     page = copy.docs / "scratch.md"
-    page.write_text(
-        f"# Scratch\n\n```{{claim}} {claim.id}\n:evidence: {claim.evidence[0]}\nAgain.\n```\n"
-    )
+    options = f":evidence: {claim.evidence[0]}\n{SCOPE}"
+    page.write_text(f"# Scratch\n\n```{{claim}} {claim.id}\n{options}Again.\n```\n")
     found = problems_in(copy)
     assert any("scratch.md:3" in p and "declared twice" in p for p in found), found
 
@@ -75,31 +75,31 @@ def test_snippet_backing_no_claim_is_named(copy: Project) -> None:
     assert any("orphan.py:1: snippet 'orphan' backs no claim" in p for p in found), found
 
 
-EXAMPLE = """# Scratch
+EXAMPLE = f"""# Scratch
 
 How a claim is written:
 
 ````markdown
-```{claim} only-an-example
+```{{claim}} only-an-example
 :evidence: nothing_at_all
 Shown, not declared.
 ```
 ````
 
-```{claim} declared-with-yaml
+```{{claim}} declared-with-yaml
 ---
 evidence: [method_returns_self]
 renamed-from: once-called-this
----
-Declared, with its options as a YAML block, and a reference: {claim}`returns-self`.
+{SCOPE.replace(":", "").replace(" ", ": ")}---
+Declared, with its options as a YAML block, and a reference: {{claim}}`returns-self`.
 ```
 
-:::{note}
+:::{{note}}
 A claim inside an admonition is declared too:
 
-```{claim} declared-in-a-note
+```{{claim}} declared-in-a-note
 :evidence: method_returns_self
-Inside a note.
+{SCOPE}Inside a note.
 ```
 :::
 """
@@ -118,9 +118,76 @@ def test_options_in_a_yaml_block_are_read(copy: Project) -> None:
     claim = registry.claims["declared-with-yaml"]
     assert claim.evidence == ("method_returns_self",)
     assert claim.renamed_from == ("once-called-this",)
+    assert claim.scope.of("devices") == ("single",)
     assert (claim.file.name, claim.line) == ("scratch.md", 12)
     assert "declared-in-a-note" in registry.claims
-    assert registry.claims["declared-in-a-note"].line == 23
+    assert registry.claims["declared-in-a-note"].line == 29
     found = [r for r in registry.references if r.file.name == "scratch.md"]
-    assert [(r.line, r.target) for r in found] == [(17, "returns-self")]
+    assert [(r.line, r.target) for r in found] == [(23, "returns-self")]
     assert not [p for p in problems_in(copy) if "scratch.md" in p]
+
+
+def test_a_claim_that_leaves_an_axis_unaddressed_is_named(copy: Project) -> None:
+    claim = _first_claim(copy)
+    page = claim.file
+    text = page.read_text()
+    block = text.split(f"```{{claim}} {claim.id}\n", 1)[1]
+    threads = next(line for line in block.splitlines() if line.startswith(":threads:"))
+    page.write_text(
+        text.replace(f"{threads}\n", "", 1).replace(":devices:", ":devices: several", 1)
+    )
+    found = problems_in(copy)
+    where = f"{claim.file.relative_to(copy.root)}:{claim.line}"
+    assert any(
+        where in p and f"claim {claim.id!r} does not address the dispatching threads axis" in p
+        for p in found
+    ), found
+    assert any(
+        "several is no value of the devices and sharding axis (values: single sharded "
+        "replicated)" in p
+        for p in found
+    ), found
+
+
+def test_a_claim_is_limited_to_one_backend_and_one_about_gpu_says_what_it_rests_on(
+    copy: Project,
+) -> None:
+    page = copy.docs / "scratch.md"
+    gpu, both = SCOPE.replace("cpu", "gpu"), SCOPE.replace("cpu", "cpu gpu")
+    page.write_text(
+        f"# Scratch\n\n```{{claim}} on-a-gpu\n:evidence: method_returns_self\n{gpu}On a GPU.\n"
+        f"```\n\n```{{claim}} on-both\n:evidence: method_returns_self\n{both}On both.\n```\n"
+    )
+    registry = claims.scan(copy)
+    assert registry.claims["on-a-gpu"].needs == "gpu"
+    assert registry.claims["on-both"].needs is None
+    found = problems_in(copy)
+    assert any("scratch.md:3: claim 'on-a-gpu' is about gpu only" in p for p in found), found
+    assert any("claim 'on-both' lists :backend: cpu gpu" in p for p in found), found
+
+
+def test_a_scope_names_its_limits_in_words() -> None:
+    from jaxwaits.claims import scope
+
+    read, problems = scope.read(
+        {
+            "backend": "cpu",
+            "threads": "one, several",
+            "devices": "sharded single",
+            "failures": "none",
+            "dtype": "sub-byte wide key",
+            "context": "eager",
+        }
+    )
+    assert problems == []
+    assert read.of("devices") == ("single", "sharded")  # the axis's order, not the page's
+    assert read.limits() == [
+        "CPU",
+        "single-device arrays or sharded arrays",
+        "no failure pending",
+        "eager calls",
+    ]
+    assert read.described() == (
+        "CPU, single-device arrays or sharded arrays, no failure pending, eager calls;"
+        " covers dispatching threads, dtype"
+    )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from copies import SCOPE
 
 from jaxwaits import cli
 from jaxwaits.evidence import known as known_differences
@@ -18,14 +19,14 @@ from jaxwaits.evidence.snippets import load_snippets, orphans, read_snippet
 from jaxwaits.evidence.template import Templates
 from jaxwaits.releases import ledger
 
-PAGE = """# Scratch
+PAGE = f"""# Scratch
 
-```{claim} says-one
+```{{claim}} says-one
 :evidence: one
-It says one.
+{SCOPE}It says one.
 ```
 
-```{code-cell}
+```{{code-cell}}
 :load: ../snippets/one.py
 ```
 """
@@ -55,9 +56,24 @@ def test_claims_lists_them_and_fails_on_a_broken_link(checkout: Path, capsys) ->
     assert "snippet 'two' backs no claim" in capsys.readouterr().err
 
 
+def test_claims_fails_on_a_claim_that_leaves_an_axis_unaddressed(checkout: Path, capsys) -> None:
+    page = checkout / "docs" / "index.md"
+    page.write_text(page.read_text().replace(":context: eager\n", ""))
+    assert cli.main(["claims"]) == 1
+    assert "index.md:3: claim 'says-one' does not address the context axis" in (
+        capsys.readouterr().err
+    )
+
+
 def test_cite_prints_a_link_and_names_an_unknown_claim(checkout: Path, capsys) -> None:
     assert cli.main(["cite", "says-one"]) == 0
-    assert "[`says-one`: It says one. (not verified on any release)](" in capsys.readouterr().out
+    limits = (
+        "CPU, one dispatching thread, single-device arrays, no failure pending, numeric dtypes of 8"
+    )
+    said = (
+        f"[`says-one`: It says one. (limited to {limits} bits and wider, eager calls; not verified"
+    )
+    assert f"{said} on any release)](" in capsys.readouterr().out
     assert cli.main(["cite", "says-two"]) == 2
     assert "no claim 'says-two'" in capsys.readouterr().err
 

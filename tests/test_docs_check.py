@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from copies import SCOPE
 
 from jaxwaits.evidence.snippets import read_snippet
 
@@ -19,7 +20,7 @@ nb_execution_raise_on_error = False
 nb_execution_allow_errors = True
 nb_execution_timeout = 300
 """
-PAGE = """---
+PAGE = f"""---
 file_format: mystnb
 kernelspec:
   name: python3
@@ -32,15 +33,15 @@ kernelspec:
 
 A page that greets says so, and one paragraph leads to the claim.
 
-```{claim} says-hello
+```{{claim}} says-hello
 :evidence: hello
 :renamed-from: says-hi
-It says hello.
+{SCOPE}It says hello.
 ```
 
-An old link still works: {claim}`says-hi`.
+An old link still works: {{claim}}`says-hi`.
 
-```{code-cell}
+```{{code-cell}}
 :load: ../snippets/hello.py
 ```
 """
@@ -125,6 +126,20 @@ def test_a_renamed_claim_keeps_resolving(site: Path) -> None:
     assert 'url=says-hello.html"' in redirect
 
 
+def test_a_claim_that_leaves_an_axis_unaddressed_fails_the_build(site: Path) -> None:
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    page = site / "docs" / "index.md"
+    page.write_text(PAGE.replace(":dtype: wide\n", ""))
+    try:
+        done = build(site)
+    finally:
+        page.write_text(PAGE)
+    assert done.returncode != 0
+    assert "index.md:14: WARNING: claim 'says-hello' does not address the dtype axis" in (
+        done.stderr
+    ), done.stderr
+
+
 def test_one_changed_character_fails_the_build_with_a_diff(site: Path) -> None:
     (site / "snippets" / "hello.out").write_text("hellO\n")
     done = build(site)
@@ -149,7 +164,7 @@ def test_a_page_without_execution_shows_no_claim_as_verified(site: Path) -> None
     assert "verified in this build" not in page
 
 
-STANDINGS = """---
+STANDINGS = f"""---
 file_format: mystnb
 kernelspec:
   name: python3
@@ -158,23 +173,22 @@ kernelspec:
 
 # Standings
 
-```{claim} says-bye
+```{{claim}} says-bye
 :evidence: bye
-It says bye.
+{SCOPE}It says bye.
 ```
 
-```{claim} bye-on-a-gpu
+```{{claim}} bye-on-a-gpu
 :evidence: bye
-:needs: gpu
 :rests-on: nothing that runs here
-It would say bye on a GPU.
+{SCOPE.replace("cpu", "gpu")}It would say bye on a GPU.
 ```
 
-```{code-cell}
+```{{code-cell}}
 :load: ../snippets/bye.py
 ```
 
-```{verification-matrix}
+```{{verification-matrix}}
 ```
 """
 
@@ -365,11 +379,7 @@ def test_a_boundary_in_a_claims_own_sentence_must_be_in_its_evidence(standings: 
 def test_a_declared_scope_is_checked_against_the_ledger(standings: Path) -> None:
     page = standings / "docs" / "standings.md"
     before = page.read_text()
-    page.write_text(
-        before.replace(
-            ":evidence: bye\nIt says bye.", ":evidence: bye\n:since: 0.5.3\nIt says bye."
-        )
-    )
+    page.write_text(before.replace(":evidence: bye\n", ":evidence: bye\n:since: 0.5.3\n", 1))
     try:
         done = build(standings)
     finally:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from jaxwaits.claims.registry import Claim
+from jaxwaits.claims.scope import Scope
 from jaxwaits.evidence import known
 from jaxwaits.evidence.known import Classification, Known, KnownOutput
 from jaxwaits.evidence.platform import Platform
@@ -24,8 +25,11 @@ from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
 RELEASES = ("0.4.30", "0.4.31", "0.4.38", "0.5.3", "0.6.2", "0.7.2", "0.8.0")
 
 
-def claim(cid: str = "says-a", *evidence: str, **options: str | None) -> Claim:
-    fields = {"needs": None, "rests_on": None, "renamed_from": (), "file": Path("x.md"), "line": 1}
+GPU = Scope((("backend", ("gpu",)),))  # a claim about GPUs only
+
+
+def claim(cid: str = "says-a", *evidence: str, **options: object) -> Claim:
+    fields = {"rests_on": None, "renamed_from": (), "file": Path("x.md"), "line": 1}
     return Claim(cid, "It says.", evidence or ("a",), **{**fields, **options})
 
 
@@ -67,7 +71,7 @@ def test_a_known_difference_counts_as_what_it_was_classified(judge: verdicts.Jud
 def test_every_other_verdict(judge: verdicts.Judge) -> None:
     matched = verified(judge, "0.5.3", a=Outcome.MATCHED)
     assert judge.verdict(matched, claim()).verdict is Verdict.HOLDS
-    assert judge.verdict(matched, claim(needs="gpu")).verdict is Verdict.NOT_OBSERVABLE
+    assert judge.verdict(matched, claim(scope=GPU)).verdict is Verdict.NOT_OBSERVABLE
     assert judge.verdict(matched, claim("x", "a", "b")) == ClaimVerdict(
         Verdict.NOT_RUN, "verified before b existed"
     )

@@ -31,8 +31,9 @@ def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
 
 
 def markdown(project: Project, claim: Claim, *, latest: bool = False) -> str:
-    """A Markdown link: the claim's ID, statement and declared scope, and its verdict on every
-    release; a claim that only another backend can show says it is not verified."""
+    """A Markdown link: the claim's ID, statement, what it is limited to along the scope axes
+    and the releases it declares, and its verdict on every release; a claim that only another
+    backend can show says it is not verified."""
     if claim.needs not in (None, "cpu"):
         verified = f"not verified: it needs {claim.needs}, which these checks do not run on"
     else:
@@ -41,8 +42,11 @@ def markdown(project: Project, claim: Claim, *, latest: bool = False) -> str:
             judge, universe.load(project), ledger.load(project.verified), claim
         )
         verified = verdicts.summary(found)
-    if claim.scope:
-        verified = f"declared to hold {claim.scope}; {verified}"
+    if claim.releases:
+        verified = f"declared to hold {claim.releases}; {verified}"
+    limits = claim.scope.limits()
+    if limits:
+        verified = f"limited to {', '.join(limits)}; {verified}"
     link = url(project, claim.id, latest=latest)
     return f"[`{claim.id}`: {claim.statement} ({verified})]({link})"
 

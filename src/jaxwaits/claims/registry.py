@@ -11,9 +11,11 @@ A claim is declared once, in prose (the options may also be a YAML block between
 The pages are read once, by :mod:`jaxwaits.claims.reader`; the Sphinx directive looks the typed
 claim up here rather than reading its options again.
 
-Options: ``evidence`` (snippet names, space-separated; required), ``needs`` (a backend such as
-``gpu`` when the claim can only be observed there), ``rests-on`` (what such a claim rests on
-instead; required with ``needs``), ``renamed-from`` (old IDs that keep resolving to this one),
+Options: ``evidence`` (snippet names, space-separated; required); one per scope axis (required,
+:mod:`jaxwaits.claims.scope`: ``backend``, ``threads``, ``devices``, ``failures``, ``dtype``,
+``context``), the values the evidence exercises; ``rests-on`` (what a claim whose ``backend`` is
+only another than CPU, where these checks run, rests on instead; required for one),
+``renamed-from`` (old IDs that keep resolving to this one),
 ``source`` (the annotated upstream lines whose notes cite the claim, as their anchors, e.g.
 ``api.block_until_ready-L2790``), ``since`` and ``until`` (the first and the last JAX release on
 which the claim holds as worded, for a claim that does not hold on every release; the ledger must
@@ -25,16 +27,18 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxwaits.claims import reader
+from jaxwaits.claims import reader, scope
+from jaxwaits.claims.scope import Scope
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.pieces import manifest, vendored
 from jaxwaits.project import Project
 
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-OPTIONS = {"evidence", "needs", "rests-on", "renamed-from", "source", "since", "until"}
+OPTIONS = {"evidence", "rests-on", "renamed-from", "source", "since", "until", *scope.NAMES}
+CHECKED_ON = "cpu"  # the backend the snippets run on here
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,6 @@ class Claim:
     id: str
     statement: str
     evidence: tuple[str, ...]
-    needs: str | None
     rests_on: str | None
     renamed_from: tuple[str, ...]
     file: Path
@@ -52,10 +55,19 @@ class Claim:
     sources: tuple[str, ...] = ()
     since: str | None = None  # the first release it holds on, if not every one
     until: str | None = None  # the last release it holds on, if not every one
+    scope: Scope = field(default_factory=Scope)  # the values its evidence exercises, per axis
 
     @property
-    def scope(self) -> str:
-        """Its declared scope in words ("from jax 0.5.1"); empty when it declares none."""
+    def needs(self) -> str | None:
+        """The backend the claim can be observed on only, when it is not the one the snippets
+        run on here (its ``backend`` lists no ``cpu``); None otherwise."""
+        backends = self.scope.of("backend")
+        return backends[0] if backends and CHECKED_ON not in backends else None
+
+    @property
+    def releases(self) -> str:
+        """The releases it declares it holds on, in words ("from jax 0.5.1"); empty when it
+        declares none (every release)."""
         if self.since and self.until:
             return f"from jax {self.since} up to {self.until}"
         if self.since:
@@ -125,11 +137,12 @@ def _claim(block: reader.Directive) -> tuple[Claim, list[Problem]]:
         for key in block.options
         if key not in OPTIONS
     ]
+    axes, unclear = scope.read(block.options)
+    problems += [Problem(block.file, block.line, f"claim {block.argument!r} {p}") for p in unclear]
     claim = Claim(
         id=block.argument,
         statement=" ".join(block.body.split()),
         evidence=_words(block.options.get("evidence", "")),
-        needs=block.options.get("needs") or None,
         rests_on=block.options.get("rests-on") or None,
         renamed_from=_words(block.options.get("renamed-from", "")),
         file=block.file,
@@ -137,6 +150,7 @@ def _claim(block: reader.Directive) -> tuple[Claim, list[Problem]]:
         sources=_words(block.options.get("source", "")),
         since=block.options.get("since") or None,
         until=block.options.get("until") or None,
+        scope=axes,
     )
     return claim, problems
 
@@ -224,8 +238,18 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
             problems.append(
                 Problem(
                     *at,
-                    f"claim {claim.id!r} needs {claim.needs} but does not say what it "
-                    "rests on here (:rests-on:)",
+                    f"claim {claim.id!r} is about {claim.needs} only, where these checks do not "
+                    "run, but does not say what it rests on here (:rests-on:)",
+                )
+            )
+        backends = claim.scope.of("backend")
+        if len(backends) > 1:
+            problems.append(
+                Problem(
+                    *at,
+                    f"claim {claim.id!r} lists :backend: {' '.join(backends)}, but its evidence "
+                    f"runs on {CHECKED_ON} only: a claim is limited to the backend it was "
+                    "observed on, or names the one other backend it is about",
                 )
             )
         for old in claim.renamed_from:

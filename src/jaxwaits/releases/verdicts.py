@@ -253,6 +253,6 @@ def scope_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list[s
 
 
 def _scope(claim: Claim) -> str:
-    if claim.scope:
-        return f"its scope ({claim.scope})"
+    if claim.releases:
+        return f"its scope ({claim.releases})"
     return "its scope (every release: it declares no :since: or :until:)"

@@ -21,7 +21,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from jaxwaits.claims import cite, registry
+from jaxwaits.claims import cite, registry, scope
 from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.evidence.snippets import load_snippets, orphans
@@ -297,7 +297,11 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragrap
     para += nodes.Text(seen.rest)
     if claim.since or claim.until:
         para += nodes.Text(" · ")
-        para += nodes.strong("", f"declared to hold {claim.scope}")
+        para += nodes.strong("", f"declared to hold {claim.releases}")
+    limits = claim.scope.limits()
+    if limits:
+        para += nodes.Text(" · limited to ")
+        para += nodes.strong("", ", ".join(limits), classes=["jaxwaits-limits"])
     held = verdicts.summary(inputs(app).verdicts[claim.id])
     para += nodes.Text(" · across releases: ")
     para += _link(app, fromdoc, "matrix", "", held)
@@ -358,6 +362,7 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
         stated += nodes.Text(", section ")
         stated += _link(app, fromdoc, where, context.anchor, context.title)
     body: list[nodes.Node] = [statement, _status_paragraph(app, fromdoc, claim)]
+    body += _scope_table(app, fromdoc, claim)
     if context is not None and context.paragraphs:
         stated += nodes.Text(", after:")
         quoted = nodes.block_quote(classes=["jaxwaits-claim-context"])
@@ -397,10 +402,26 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
     return body
 
 
+def _scope_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]:
+    """Per scope axis, what the claim's evidence exercises, and whether that covers the axis
+    or limits the claim to it."""
+    rows = []
+    for axis in scope.AXES:
+        values = claim.scope.of(axis.name)
+        said = "covered" if claim.scope.covered(axis) else "limited to"
+        shown = nodes.Text(", ".join(axis.values[v] for v in values))
+        rows.append([nodes.Text(axis.title), nodes.Text(said), shown])
+    intro = nodes.paragraph(text="Where its evidence reaches, along each ")
+    intro += _link(app, fromdoc, "how-it-works", "scope-axes", "axis JAX's waiting varies on")
+    intro += nodes.Text(":")
+    table = _table("jaxwaits-scope", {"axis": 3, "evidence": 2, "what ran": 7}, rows)
+    return [intro, nodes.container("", table, classes=["jaxwaits-scroll"])]
+
+
 def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]:
     """Every release, in runs of consecutive releases with one verdict: the claim's own answer
     to "does it hold on jax V?"."""
-    said = claim.scope
+    said = claim.releases
     days = sorted({v.recorded_on for v in inputs(app).ledger if v.recorded_on})
     when = f" recorded on {days[0]}" if len(days) == 1 else ""
     when = f" recorded between {days[0]} and {days[-1]}" if len(days) > 1 else when
@@ -431,7 +452,12 @@ def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
     for claim_id in sorted(claims):
         seen = standing(app, claims[claim_id])
         link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
-        rows.append([link, _statement(app, claims[claim_id]), badge(seen)])
+        statement = _statement(app, claims[claim_id])
+        limits = claims[claim_id].scope.limits()
+        if limits:
+            said = f"Limited to {', '.join(limits)}."
+            statement.append(nodes.paragraph(text=said, classes=["jaxwaits-limits"]))
+        rows.append([link, statement, badge(seen)])
     return _table("jaxwaits-claims-index", {"Claim": 3, "Statement": 6, "Status": 3}, rows)
 
 
