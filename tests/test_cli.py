@@ -128,6 +128,13 @@ def test_verify_records_a_known_difference_as_such(checkout: Path, capsys) -> No
     assert "- holds, output differs (1): [`says-one`]" in summary
 
 
+def test_verify_records_only_what_both_runs_printed_alike(checkout: Path, capsys) -> None:
+    (checkout / "snippets" / "one.py").write_text("import os\nprint(os.getpid())\n")
+    assert cli.main(["verify", "--python", sys.executable, "--record-known", "one"]) == 1
+    assert "NOT recorded (the two runs disagree)" in capsys.readouterr().out
+    assert not known_differences.path_for(checkout / "snippets", "one").exists()
+
+
 def test_bad_arguments_are_usage_errors(checkout: Path, capsys) -> None:
     with pytest.raises(SystemExit) as exited:
         cli.main(["run", "--python", "/no/such/python"])

@@ -25,9 +25,7 @@ def _releases_where(monkeypatch: pytest.MonkeyPatch, fails: str, error: Exceptio
             raise error
         return f"python-for-{version}"
 
-    def verified(
-        project: Project, python: str, backs: object, jobs: int | None, only: object
-    ) -> Verification:
+    def verified(project: Project, python: str, *args: object) -> Verification:
         jax = python.removeprefix("python-for-")
         return Verification(Platform(jax=jax, jaxlib=jax, python="3.13", backend="cpu"))
 
@@ -66,3 +64,13 @@ def test_a_release_that_does_not_install_is_recorded_and_fails_nothing(
     assert found.verified[Version("0.4.16")].verification.not_installable
     assert found.passed
     assert said[-1].startswith("2 of 2 releases done (1 not installable here) in")
+
+
+def test_a_plan_cut_down_to_some_snippets_keeps_only_the_releases_that_run_them() -> None:
+    planned = {"0.4.30": None, "0.5.3": frozenset({"a", "b"}), "0.6.2": frozenset({"c"})}
+    assert matrix.only(planned, {"a", "c"}) == {
+        "0.4.30": frozenset({"a", "c"}),
+        "0.5.3": frozenset({"a"}),
+        "0.6.2": frozenset({"c"}),
+    }
+    assert matrix.only(planned, {"b"}) == {"0.4.30": frozenset({"b"}), "0.5.3": frozenset({"b"})}

@@ -103,10 +103,10 @@ def _verify(project: Project, args: argparse.Namespace) -> int:
     else:
         version = index.require(args.version) if args.version else index.newest_jax()
         python = environments.ensure(version, project.root)
-    if args.record_known and _record_on(project, args.record_known, python, True, None):
-        return 1
     started = time.perf_counter()
-    verification = verify.verify(project, python, backs)
+    verification = verify.verify(
+        project, python, backs, record_known=set(args.record_known or ()), say=print
+    )
     ledger.save(verification, project.verified)
     print(f"jax {verification.platform.jax}: verified in {time.perf_counter() - started:.0f} s")
     print(verify.counts(verification))
@@ -120,11 +120,16 @@ def _matrix(project: Project, args: argparse.Namespace) -> int:
         asked: dict[str, frozenset[str] | None] = dict.fromkeys(args.versions)
     else:
         asked = matrix.plan(project, ledger.read(project.verified)[0], stale=args.stale)
+    if args.record_known:
+        named = {s.name for s in load_snippets(project.snippets, args.record_known)}
+        asked = matrix.only(asked, named)
     releases = {index.require(v): names for v, names in asked.items()}
     if args.list:
         print(json.dumps([str(v) for v in sorted(releases)]))
         return 0
-    found = matrix.run_matrix(project, releases, registry.scan(project).backs())
+    found = matrix.run_matrix(
+        project, releases, registry.scan(project).backs(), record_known=set(args.record_known)
+    )
     unexplained = _unclassified(project)
     print("\n".join(unexplained))
     return 0 if found.passed and not unexplained else 1
@@ -246,7 +251,7 @@ def parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="NAME",
         default=[],
-        help="first record what these snippets print on this release as known differences",
+        help="record what these snippets print on this release as known differences",
     )
     ver.set_defaults(handler=_verify)
 
@@ -258,6 +263,14 @@ def parser() -> argparse.ArgumentParser:
         "--stale", action="store_true", help="only releases with no or stale ledger entries"
     )
     mat.add_argument("--list", action="store_true", help="only print the releases, as JSON")
+    mat.add_argument(
+        "--record-known",
+        nargs="+",
+        metavar="NAME",
+        default=[],
+        help="verify only these snippets, recording what they print on each release as its "
+        "known difference",
+    )
     mat.set_defaults(handler=_matrix)
 
     lat = commands.add_parser("verify-latest", help="verify the newest release if not yet done")

@@ -41,9 +41,12 @@ def run_matrix(
     releases: Mapping[Version, Set[str] | None],
     backs: Mapping[str, Sequence[str]],
     say: Callable[[str], None] = print,
+    record_known: Set[str] = frozenset(),
 ) -> MatrixRun:
     """Verify ``releases`` (each whole, or only the snippets named), as many at once as there are
-    cores, each running its snippets one at a time; say a line per release as it finishes."""
+    cores, each running its snippets one at a time; say a line per release as it finishes.
+    Known differences of the snippets in ``record_known`` are recorded as they run
+    (:func:`jaxwaits.releases.verify.verify`)."""
     versions = sorted(releases)
     workers = max(1, min(len(versions), os.cpu_count() or 1))
     started = time.perf_counter()
@@ -51,7 +54,8 @@ def run_matrix(
     not_verified: dict[Version, str] = {}
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {
-            pool.submit(verify_release, project, v, backs, 1, releases[v]): v for v in versions
+            pool.submit(verify_release, project, v, backs, 1, releases[v], record_known, say): v
+            for v in versions
         }
         for i, future in enumerate(as_completed(futures), start=1):
             version = futures[future]
@@ -91,6 +95,16 @@ def plan(
         elif names := _stale(judge, entries[release]):
             found[release] = names
     return found
+
+
+def only(
+    planned: Mapping[str, frozenset[str] | None], names: Set[str]
+) -> dict[str, frozenset[str] | None]:
+    """A plan cut down to the snippets named: each release runs those of them it ran (all of
+    them where it ran every snippet), and a release left with none is dropped."""
+    named = frozenset(names)
+    cut = {release: named if ran is None else ran & named for release, ran in planned.items()}
+    return {release: ran for release, ran in cut.items() if ran}
 
 
 def _stale(judge: verdicts.Judge, verification: Verification) -> frozenset[str]:

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
 from packaging.version import Version
 
 from jaxwaits.claims import cite
 from jaxwaits.claims.registry import Registry
+from jaxwaits.evidence import record
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.report import describe, diff
-from jaxwaits.evidence.runner import Outcome, Result, run_on
-from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.evidence.runner import Outcome, Result, judge, run_on
+from jaxwaits.evidence.snippets import load_snippets, read_snippet
 from jaxwaits.pieces import drift
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
@@ -52,6 +53,8 @@ def verify(
     backs: Mapping[str, Sequence[str]],
     jobs: int | None = None,
     only: Set[str] | None = None,
+    record_known: Set[str] = frozenset(),
+    say: Callable[[str], None] = lambda line: None,
 ) -> Verification:
     """What every snippet printed on ``python``'s JAX, and how each vendored piece compares
     (``backs``: the claims of each snippet, for the reports). With ``only``, just those snippets
@@ -59,7 +62,12 @@ def verify(
 
     Snippets run in children of templates; each is also run once in a fresh interpreter, unless
     the ledger already saw both ways agree on this release for what it prints now. A snippet
-    that prints otherwise in a fresh interpreter fails, with the difference."""
+    that prints otherwise in a fresh interpreter fails, with the difference.
+
+    A snippet named in ``record_known`` whose two runs, the template's child and the fresh
+    interpreter, ran cleanly and printed the same has what it printed recorded as this
+    release's known difference first (on any release but the pinned one), then judged against
+    it; ``say`` is told what was recorded and what waits for a verdict."""
     snippets = [s for s in load_snippets(project.snippets) if only is None or s.name in only]
     results, platform = run_on(snippets, python=python, jobs=jobs)
     kept = ledger.read(project.verified)[0]
@@ -83,15 +91,44 @@ def verify(
         for r in results
         if not _seen_agreeing(before.get(r.snippet.name), now[r.snippet.name])
     ]
+    recording = platform.jax != project.pinned_jax()
+    if record_known and not recording:
+        say(f"jax {platform.jax} is the pinned release: its outputs are recorded by `record`")
+    unchecked += [r.snippet for r in results if recording and r.snippet.name in record_known]
+    unchecked = list({s.name: s for s in unchecked}.values())
     again = run_on(unchecked, python=python, jobs=jobs, fresh=True)[0] if unchecked else []
     fresh = {result.snippet.name: result for result in again}
-    for result in results:
+    for i, result in enumerate(results):
         name = result.snippet.name
+        if recording and name in record_known:
+            result = _recorded(result, fresh[name], platform, backs, say)
+            results[i] = result
+            now[name] = snippet_entry(result, platform.jax, backs.get(name, ()), None)
         entries[name] = _both_ways(now[name], result, fresh.get(name))
     _, pieces_found = drift.check(project, python)
     pieces = {v.piece: PieceEntry(v.outcome, v.message) for v in pieces_found}
     yanked = platform.jax in universe.load(project).yanked
     return Verification(platform, entries, pieces, yanked=yanked)
+
+
+def _recorded(
+    result: Result,
+    fresh: Result,
+    platform: Platform,
+    backs: Mapping[str, Sequence[str]],
+    say: Callable[[str], None],
+) -> Result:
+    """The template's run, judged again once what it printed is recorded as a known difference
+    of this release: only when the fresh run agrees with it, so two clean runs agree."""
+    ours, theirs = result.runs[0], fresh.runs[0] if fresh.runs else None
+    if theirs is None or ours.failure or theirs.failure or ours.stdout != theirs.stdout:
+        say(f"{result.snippet.name}: jax {platform.jax}: NOT recorded (the two runs disagree)")
+        return result
+    both = judge(result.snippet, (ours, theirs), platform.jax)
+    lines, _ = record.apply([both], platform, known=True, backs=backs)
+    for line in lines:
+        say(line)
+    return judge(read_snippet(result.snippet.path), (ours,), platform.jax)
 
 
 def _seen_agreeing(before: SnippetEntry | None, now: SnippetEntry) -> bool:
@@ -137,9 +174,12 @@ def verify_release(
     backs: Mapping[str, Sequence[str]],
     jobs: int | None,
     only: Set[str] | None = None,
+    record_known: Set[str] = frozenset(),
+    say: Callable[[str], None] = lambda line: None,
 ) -> Verified:
-    """Make (or reuse) the release's environment, verify it there and save the result. A
-    release that cannot be installed is saved as such, with why."""
+    """Make (or reuse) the release's environment, verify it there (recording the known
+    differences of ``record_known``, as :func:`verify` does) and save the result. A release that
+    cannot be installed is saved as such, with why."""
     started = time.perf_counter()
     try:
         python = environments.ensure(version, project.root)
@@ -150,7 +190,7 @@ def verify_release(
         ledger.save(verification, project.verified)
         return Verified(verification, time.perf_counter() - started, 0.0)
     made = time.perf_counter()
-    verification = verify(project, python, backs, jobs=jobs, only=only)
+    verification = verify(project, python, backs, jobs, only, record_known, say)
     ledger.save(verification, project.verified)
     return Verified(verification, made - started, time.perf_counter() - made)
 
