@@ -11,8 +11,10 @@
     #| Two kinds of token. `current_tokens`: for each *ordered* effect, the token of the last
     #| computation dispatched with it. `output_runtime_tokens`: for each device, the runtime
     #| token of the last computation dispatched there that had effects or host callbacks.
-    #| A computation with neither records no token, so this loop does not wait for it.
+    #| A computation with neither records no token, so this loop does not wait for it; and a
+    #| later one replaces an earlier one's token, so an earlier failure is not seen here.
     #| {claim}`barrier-waits-on-tokens` {claim}`barrier-for-callbacks`
+    #| {claim}`barrier-reports-latest-failures`
     for eff, token in itertools.chain(self.current_tokens.items(),
                                       self.output_runtime_tokens.items()):
       #| A failed computation surfaces here, as its token's error.
@@ -41,7 +43,8 @@
         #| The `JaxRuntimeError` itself, not wrapped in a group: a computation that failed
         #| after its call returned reports it here. {claim}`errors-surface-at-the-wait`
         raise exceptions[0]
-      #| Several are raised together, as an `ExceptionGroup`. This collecting entered in jax
+      #| Several are raised together, as an `ExceptionGroup`, which is not a `RuntimeError`
+      #| ({claim}`barrier-reports-latest-failures`). This collecting entered in jax
       #| {changed-in}`0.12.0 <dispatch.RuntimeTokenSet.block_until_ready>`; before, the first
       #| failing token raised at once, the tokens after it were
       #| not waited on, and the set was not cleared.

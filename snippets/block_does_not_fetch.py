@@ -1,4 +1,6 @@
-"""Blocking never moves data to the host; np.asarray does, unless it can view the buffer as is."""
+# env: XLA_FLAGS=--xla_force_host_platform_device_count=4
+"""Blocking never moves data to the host; np.asarray does, unless it can view the buffer as is:
+a float32 array on one device, sharded over two devices and replicated on two, and an int4 one."""
 
 import subprocess
 import sys
@@ -6,9 +8,21 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-f32 = jax.jit(lambda a: a * 2)(jnp.arange(6.0))
-arrays = [("float32", f32)]
+two = Mesh(np.array(jax.devices()[:2]), ("x",))
+double = jax.jit(lambda a: a * 2)
+arrays = [
+    ("float32 on one device", double(jnp.arange(6.0))),
+    (
+        "float32 sharded over two devices",
+        double(jax.device_put(jnp.arange(6.0), NamedSharding(two, PartitionSpec("x")))),
+    ),
+    (
+        "float32 replicated on two devices",
+        double(jax.device_put(jnp.arange(6.0), NamedSharding(two, PartitionSpec()))),
+    ),
+]
 # Older CPU backends cannot compute or fetch int4 at all (some crash trying): ask a child first.
 INT4 = """
 import jax, jax.numpy as jnp, numpy as np
@@ -17,7 +31,9 @@ x.copy_to_host_async()
 np.asarray(x)
 """
 if subprocess.run([sys.executable, "-c", INT4], capture_output=True).returncode == 0:
-    arrays.append(("int4", jax.jit(lambda a: (a * 2).astype(jnp.int4))(jnp.arange(6))))
+    arrays.append(
+        ("int4 on one device", jax.jit(lambda a: (a * 2).astype(jnp.int4))(jnp.arange(6)))
+    )
 else:
     print("int4 arrays cannot be computed or fetched on this CPU backend")
 

@@ -1,9 +1,12 @@
-"""On CPU, a computation with a host callback runs during the call only while the device is idle.
+"""On CPU, a computation with a host callback runs during the call unless work dispatched
+earlier from the same thread is still running.
 
-Each kind of callback is dispatched twice: once with nothing else running, once queued behind a
-large product still running on the same device.
+Each kind of callback is dispatched three times: with nothing else running; queued behind a large
+product this thread dispatched, still running on the same device; and while a large product that
+another thread dispatched is running on that device.
 """
 
+import threading
 import time
 
 import jax
@@ -48,18 +51,32 @@ kinds = {
     "io_callback ordered": with_ordered_io_callback,
     "io_callback unordered": with_unordered_io_callback,
 }
+
+
+def busy_from_another_thread():
+    """A large product dispatched by another thread, still running when this returns."""
+    theirs = []
+    other = threading.Thread(target=lambda: theirs.append(busy_work(big)))
+    other.start()
+    other.join()
+    return theirs[0]
+
+
+devices = {
+    "idle device": lambda: None,
+    "device busy with this thread's work": lambda: busy_work(big),
+    "device busy with another thread's work": busy_from_another_thread,
+}
 for kind, f in kinds.items():
     jax.block_until_ready(f(x))  # warm-up: compile
     jax.effects_barrier()
-    for device in ("idle", "busy"):
+    for device, start in devices.items():
         effects.clear()
-        running = busy_work(big) if device == "busy" else None
+        running = start()
         y = f(x)
         done, ready = len(effects) == 1, y.is_ready()
         y.block_until_ready()
-        print(f"{kind}, {device} device, at return: effect done {done}, output ready {ready}")
-        print(
-            f"{kind}, {device} device, after blocking on the output: effect done", len(effects) == 1
-        )
+        print(f"{kind}, {device}, at return: effect done {done}, output ready {ready}")
+        print(f"{kind}, {device}, after blocking on the output: effect done", len(effects) == 1)
         jax.effects_barrier()
         jax.block_until_ready(running)

@@ -1,3 +1,4 @@
+# env: XLA_FLAGS=--xla_force_host_platform_device_count=4
 """copy_to_host_async() returns at once and starts the transfer; a later np.asarray uses it."""
 
 import subprocess

@@ -1,6 +1,7 @@
-"""On CPU the device-to-host transfer guard only sees sub-byte arrays such as int4;
-jax.device_get is an explicit transfer that starts copy_to_host_async on every leaf before
-fetching any."""
+# env: XLA_FLAGS=--xla_force_host_platform_device_count=4
+"""What the device-to-host transfer guard lets through on CPU, by dtype and by how the array is
+laid out over the devices (on one, sharded over two, replicated on two); jax.device_get is an
+explicit transfer that starts copy_to_host_async on every leaf before fetching any."""
 
 import subprocess
 import sys
@@ -8,6 +9,7 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 
 
 def guarded(call):
@@ -51,39 +53,45 @@ if subprocess.run([sys.executable, "-c", INT4], capture_output=True).returncode 
     dtypes.append(jnp.int4)
 else:
     print("int4 arrays cannot be computed or fetched on this CPU backend")
-make = {d: jax.jit(lambda a, d=d: (a * 2).astype(d)) for d in dtypes}
+two = Mesh(np.array(jax.devices()[:2]), ("x",))
+layouts = {
+    "on one device": SingleDeviceSharding(jax.devices()[0]),
+    "sharded over two devices": NamedSharding(two, PartitionSpec("x")),
+    "replicated on two devices": NamedSharding(two, PartitionSpec()),
+}
+make = {
+    (d, layout): jax.jit(lambda a, d=d: (a * 2).astype(d), out_shardings=placed)
+    for d in dtypes
+    for layout, placed in layouts.items()
+}
 
 
-def fresh(dtype):
-    return make[dtype](jnp.ones(8)).block_until_ready()  # computed, never fetched
+def fresh(dtype, layout):
+    return make[dtype, layout](jnp.ones(8)).block_until_ready()  # computed, never fetched
 
 
 for d in dtypes:
-    name = d.__name__
-    with jax.transfer_guard_device_to_host("disallow"):
-        print(f"{name}, guard 'disallow': np.asarray is", guarded(lambda d=d: np.asarray(fresh(d))))
+    for layout in layouts:
+        said = f"{d.__name__} {layout}"
+        with jax.transfer_guard_device_to_host("disallow"):
+            asarray = guarded(lambda d=d, layout=layout: np.asarray(fresh(d, layout)))
+            get = guarded(lambda d=d, layout=layout: jax.device_get(fresh(d, layout)))
+            start = guarded(fresh(d, layout).copy_to_host_async)
         print(
-            f"{name}, guard 'disallow': jax.device_get is",
-            guarded(lambda d=d: jax.device_get(fresh(d))),
+            f"{said}, guard 'disallow': np.asarray {asarray}, jax.device_get {get},"
+            f" copy_to_host_async {start}"
         )
+        with jax.transfer_guard_device_to_host("disallow_explicit"):
+            explicit = guarded(lambda d=d, layout=layout: jax.device_get(fresh(d, layout)))
+        print(f"{said}, guard 'disallow_explicit': jax.device_get {explicit}")
+        if asarray == "let through":
+            continue  # nothing above was refused: there is no transfer to start early
+        x = fresh(d, layout)
+        x.copy_to_host_async()  # started without a guard
+        with jax.transfer_guard_device_to_host("disallow"):
+            again = guarded(x.copy_to_host_async)
+            fetched = guarded(lambda x=x: np.asarray(x))
         print(
-            f"{name}, guard 'disallow': copy_to_host_async is", guarded(fresh(d).copy_to_host_async)
-        )
-    with jax.transfer_guard_device_to_host("disallow_explicit"):
-        print(
-            f"{name}, guard 'disallow_explicit': jax.device_get is",
-            guarded(lambda d=d: jax.device_get(fresh(d))),
-        )
-    if d is not jnp.int4:
-        continue  # zero-copy: nothing above was refused, nothing to start
-    x = fresh(d)
-    x.copy_to_host_async()  # started without a guard
-    with jax.transfer_guard_device_to_host("disallow"):
-        print(
-            f"{name}, copy already started, guard 'disallow': copy_to_host_async again is",
-            guarded(x.copy_to_host_async),
-        )
-        print(
-            f"{name}, copy already started, guard 'disallow': np.asarray is",
-            guarded(lambda x=x: np.asarray(x)),
+            f"{said}, copy already started, guard 'disallow': copy_to_host_async again {again},"
+            f" np.asarray {fetched}"
         )

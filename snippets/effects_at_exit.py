@@ -50,6 +50,7 @@ WHERE = ("the main thread", "a thread that calls effects_barrier()", "a thread t
 
 
 def case(kind_where):
+    """Whether the callback ran before the process ended, and how the process ended."""
     for _ in range(3):
         child = subprocess.run(
             [sys.executable, "-c", CHILD, *kind_where], capture_output=True, text=True, timeout=60
@@ -57,7 +58,9 @@ def case(kind_where):
         if "dispatched" not in child.stdout:
             return "the child failed: " + (child.stderr.strip().splitlines() or ["?"])[-1]
         if "ran during the call" not in child.stdout:
-            return "callback ran" in child.stdout
+            ended = "exited normally" if child.returncode == 0 else "exited with an error"
+            ended = "was killed by a signal" if child.returncode < 0 else ended
+            return f"{'callback ran' in child.stdout}; the process {ended}"
     return "the callback always ran during the call"
 
 

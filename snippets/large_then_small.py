@@ -1,4 +1,7 @@
-"""Dispatch a large product, then a small one, and block on the small one only."""
+"""Dispatch a large product, then a small one, and block on the small one only: first with both
+dispatched from this thread, then with the large one dispatched by another thread."""
+
+import threading
 
 import jax
 import jax.numpy as jnp
@@ -13,3 +16,21 @@ s = matmul(small)  # dispatched after b
 print("large ready right after dispatch:", b.is_ready())
 s.block_until_ready()
 print("large ready after blocking on small:", b.is_ready())
+
+# The same order across threads: another thread dispatches the large product first.
+theirs = {}
+dispatched = threading.Event()
+
+
+def dispatch_large():
+    theirs["large"] = matmul(large)
+    dispatched.set()
+
+
+other = threading.Thread(target=dispatch_large)
+other.start()
+dispatched.wait(30)
+s = matmul(small)  # dispatched after the other thread's large product
+s.block_until_ready()
+print("another thread's large, ready after blocking on small:", theirs["large"].is_ready())
+other.join()

@@ -1,3 +1,4 @@
+# env: XLA_FLAGS=--xla_force_host_platform_device_count=4
 """Three different waits: an array's buffers, the pending effects, and a transfer to the host."""
 
 import jax

@@ -37,3 +37,19 @@ def inspect_tracer(x):
 
 
 inspect_tracer(jnp.ones(3))
+
+
+def lookup_raised_in(x):
+    """Where asking a traced value for block_until_ready raises, and whether hasattr is False."""
+    try:
+        x.block_until_ready  # noqa: B018 (the lookup is the experiment)
+        print("  the lookup raised: nothing")
+    except AttributeError as error:
+        print("  the lookup raised AttributeError in:", raised_in(error))
+    print("  hasattr(tracer, 'block_until_ready'):", hasattr(x, "block_until_ready"))
+    return x * 2.0
+
+
+for name, transform in (("vmap", jax.vmap), ("grad", lambda f: jax.grad(lambda a: f(a).sum()))):
+    print(f"under {name}, without jit:")
+    transform(lookup_raised_in)(jnp.ones(3))

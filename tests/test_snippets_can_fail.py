@@ -46,6 +46,15 @@ TRACER_WITH_METHOD = """
 from jax._src import core
 core.Tracer.block_until_ready = lambda self: self
 """
+TRACER_WAITS_FOR_ITS_VALUE = """
+from jax._src import core
+def waits_for_its_value(self):
+    value = getattr(self, "val", None)  # what a vmap tracer holds: the batched array
+    if value is not None and hasattr(value, "block_until_ready"):
+        value.block_until_ready()
+    return self
+core.Tracer.block_until_ready = waits_for_its_value
+"""
 BARRIER_WAITS_FOR_NOTHING = """
 import jax
 jax.effects_barrier = lambda: None
@@ -119,6 +128,48 @@ def global_wait(self):
     return self
 array.ArrayImpl.block_until_ready = global_wait
 """
+BARRIER_RAISES_ONE_ERROR = """
+import jax
+barrier = jax.effects_barrier
+def one_error_only():
+    try:
+        barrier()
+    except ExceptionGroup as group:
+        raise group.exceptions[0] from None
+jax.effects_barrier = one_error_only
+"""
+ONE_TOKEN_SET = """
+from jax._src import dispatch
+own = vars(dispatch.RuntimeTokenSet).items()
+shared = {k: v for k, v in own if k not in ("__dict__", "__weakref__")}
+dispatch.runtime_tokens = type("Shared", (), shared)()  # one token set for every thread
+"""
+EVERY_TOKEN_KEPT = """
+from jax._src import dispatch
+remember = dispatch.RuntimeTokenSet.set_output_runtime_token
+def every_token_kept(self, device, token):
+    remember(self, device, token)
+    self.output_runtime_tokens[device, len(self.output_runtime_tokens)] = token  # none replaced
+dispatch.RuntimeTokenSet.set_output_runtime_token = every_token_kept
+"""
+GUARD_DOES_NOTHING = """
+import contextlib
+import jax
+jax.transfer_guard_device_to_host = lambda level: contextlib.nullcontext()
+"""
+ONE_STREAM = """
+import functools
+from concurrent.futures import ThreadPoolExecutor
+import jax
+one_thread = ThreadPoolExecutor(max_workers=1)  # every thread's calls dispatched from one
+compile = jax.jit
+def jit_on_one_thread(fun=None, **options):
+    if fun is None:
+        return functools.partial(jit_on_one_thread, **options)
+    compiled = compile(fun, **options)
+    return functools.wraps(fun)(lambda *args: one_thread.submit(compiled, *args).result())
+jax.jit = jit_on_one_thread
+"""
 
 MUTANTS = {
     "sharded_buffers: the block waits for the first buffer only": (
@@ -174,6 +225,60 @@ MUTANTS = {
         "multiprocess_arrays",
         BLOCK_WAITS_FOR_EVERY_PROCESS,
     ),
+    "large_then_small: every thread's work runs in one order": ("large_then_small", ONE_STREAM),
+    "device_get_and_guard: the guard refuses nothing": ("device_get_and_guard", GUARD_DOES_NOTHING),
+    "block_does_not_fetch: the guard refuses nothing": ("block_does_not_fetch", GUARD_DOES_NOTHING),
+    "barrier_failures: the barrier raises one error, never a group": (
+        "barrier_failures",
+        BARRIER_RAISES_ONE_ERROR,
+    ),
+    "barrier_failures: one token set for every thread": ("barrier_failures", ONE_TOKEN_SET),
+    "barrier_is_per_thread: one token set for every thread": (
+        "barrier_is_per_thread",
+        ONE_TOKEN_SET,
+    ),
+    "barrier_failures: no effect token is ever replaced": ("barrier_failures", EVERY_TOKEN_KEPT),
+    "block_under_jit_is_silent: a vmap tracer waits for the array it holds": (
+        "block_under_jit_is_silent",
+        TRACER_WAITS_FOR_ITS_VALUE,
+    ),
+    "callbacks_at_dispatch: every thread's work runs in one order": (
+        "callbacks_at_dispatch",
+        ONE_STREAM,
+    ),
+}
+# What a mutant must make its snippet print, where it is aimed at one case of several: the line
+# of that case, as the wrong behaviour prints it.
+SHOWS = {
+    "device_get_and_guard: the guard refuses nothing": (
+        "float32 sharded over two devices, guard 'disallow': np.asarray let through, "
+        "jax.device_get let through, copy_to_host_async let through"
+    ),
+    "block_does_not_fetch: the guard refuses nothing": (
+        "float32 sharded over two devices: np.asarray under the guard: no error"
+    ),
+    "barrier_failures: the barrier raises one error, never a group": (
+        "an ordered effect's failure, then another failure: effects_barrier() raises a "
+        "RuntimeError from the first failure"
+    ),
+    "barrier_failures: one token set for every thread": (
+        "another thread's failure: this thread's effects_barrier() raises a RuntimeError from "
+        "the first failure"
+    ),
+    "barrier_failures: no effect token is ever replaced": (
+        "a failure, then a computation whose effect succeeds: effects_barrier() raises a "
+        "RuntimeError from the first failure"
+    ),
+    "block_under_jit_is_silent: a vmap tracer waits for the array it holds": (
+        "under vmap without jit, output ready when the call returns: True"
+    ),
+    "large_then_small: every thread's work runs in one order": (
+        "another thread's large, ready after blocking on small: True"
+    ),
+    "callbacks_at_dispatch: every thread's work runs in one order": (
+        "debug.callback, device busy with another thread's work, at return: effect done False, "
+        "output ready False"
+    ),
 }
 
 
@@ -203,4 +308,6 @@ def test_the_snippet_prints_something_else_when_its_claim_is_false(
     recorded = read_snippet(ROOT / "snippets" / f"{name}.py").recorded()
     printed = run_mutated(name, patch, tmp_path)
     assert printed != recorded, f"{name} prints its recorded output even with {mutant}"
+    if mutant in SHOWS:
+        assert SHOWS[mutant] in printed.splitlines(), f"{mutant} did not reach its case"
     print(diff(recorded or "", printed, f"{name}.out (recorded)", f"{name} under: {mutant}"))

@@ -98,7 +98,7 @@ RULES = {
     Rule.ERROR_AT_THE_CALL: RuleInfo(
         "error-at-the-call",
         "review-errors-at-the-wait",
-        ("errors-surface-at-the-wait",),
+        ("errors-surface-at-the-wait", "barrier-reports-latest-failures"),
         "a runtime error is caught around a JAX call that is not waited on: a failure while "
         "the computation runs is raised at the wait, outside the try",
     ),
