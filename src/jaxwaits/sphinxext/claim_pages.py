@@ -464,8 +464,9 @@ def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
 def _table(
     css: str, columns: dict[str, int], rows: list[list[nodes.Node | list[nodes.Node]]]
 ) -> nodes.table:
-    """A table of class ``css``: its columns' headings with their relative widths, then rows."""
-    table = nodes.table(classes=[css])
+    """A table of class ``css``: its columns' headings with their relative widths (kept by the
+    browser, so that a long cell does not push the last column out of view), then rows."""
+    table = nodes.table(classes=[css, "colwidths-given"])
     group = nodes.tgroup(cols=len(columns))
     table += group
     for width in columns.values():
