@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from copies import SCOPE
+from copies import SCOPE, edited
 
 from jaxwaits.evidence.snippets import read_snippet
 
@@ -128,12 +128,8 @@ def test_a_renamed_claim_keeps_resolving(site: Path) -> None:
 
 def test_a_claim_that_leaves_an_axis_unaddressed_fails_the_build(site: Path) -> None:
     (site / "snippets" / "hello.out").write_text("hello\n")
-    page = site / "docs" / "index.md"
-    page.write_text(PAGE.replace(":dtype: wide\n", ""))
-    try:
+    with edited(site / "docs" / "index.md", PAGE.replace(":dtype: wide\n", "")):
         done = build(site)
-    finally:
-        page.write_text(PAGE)
     assert done.returncode != 0
     assert "index.md:14: WARNING: claim 'says-hello' does not address the dtype axis" in (
         done.stderr
@@ -153,12 +149,8 @@ def test_one_changed_character_fails_the_build_with_a_diff(site: Path) -> None:
 
 def test_a_page_without_execution_shows_no_claim_as_verified(site: Path) -> None:
     (site / "snippets" / "hello.out").write_text("hello\n")
-    conf = site / "docs" / "conf.py"
-    conf.write_text(CONF.replace('"force"', '"off"'))
-    try:
+    with edited(site / "docs" / "conf.py", CONF.replace('"force"', '"off"')):
         done = build(site)
-    finally:
-        conf.write_text(CONF)
     assert done.returncode != 0
     page = (site / "docs/_build/html/index.html").read_text()
     assert "verified in this build" not in page
@@ -376,7 +368,7 @@ def test_a_boundary_in_a_claims_own_sentence_must_be_in_its_evidence(standings: 
     )
 
 
-def test_a_declared_scope_is_checked_against_the_ledger(standings: Path) -> None:
+def test_the_declared_releases_are_checked_against_the_ledger(standings: Path) -> None:
     page = standings / "docs" / "standings.md"
     before = page.read_text()
     page.write_text(before.replace(":evidence: bye\n", ":evidence: bye\n:since: 0.5.3\n", 1))
@@ -385,4 +377,5 @@ def test_a_declared_scope_is_checked_against_the_ledger(standings: Path) -> None
     finally:
         page.write_text(before)
     assert done.returncode == 1
-    assert "claim says-bye holds on jax 0.4.30, outside its scope (from jax 0.5.3)" in done.stderr
+    said = "claim says-bye holds on jax 0.4.30, outside the releases it declares (from jax 0.5.3)"
+    assert said in done.stderr

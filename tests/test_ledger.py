@@ -103,17 +103,17 @@ def test_release_sets_are_exact_and_break_at_every_gap(judge: verdicts.Judge) ->
     )
 
 
-def test_a_declared_scope_must_agree_with_the_ledger() -> None:
+def test_the_declared_releases_must_agree_with_the_ledger() -> None:
     holds, fails = ClaimVerdict(Verdict.HOLDS), ClaimVerdict(Verdict.DOES_NOT_HOLD, "later")
     found = {"0.5.0": fails, "0.5.1": holds, "0.5.2": holds}
-    assert verdicts.scope_problems(claim(since="0.5.1"), found) == []
-    assert verdicts.scope_problems(claim(), found) == [
-        "claim says-a does not hold on jax 0.5.0 (later), inside its scope (every release: it "
-        "declares no :since: or :until:): re-word it, or declare :since: / :until:"
+    assert verdicts.release_problems(claim(since="0.5.1"), found) == []
+    assert verdicts.release_problems(claim(), found) == [
+        "claim says-a does not hold on jax 0.5.0 (later), inside the releases it declares (every "
+        "one: it declares no :since: or :until:): re-word it, or declare :since: / :until:"
     ]
-    assert verdicts.scope_problems(claim(since="0.5.2"), found) == [
-        "claim says-a holds on jax 0.5.1, outside its scope (from jax 0.5.2): the boundary is "
-        "wrong",
+    assert verdicts.release_problems(claim(since="0.5.2"), found) == [
+        "claim says-a holds on jax 0.5.1, outside the releases it declares (from jax 0.5.2): the "
+        "boundary is wrong",
         "claim says-a: its boundary at 0.5.2 rests on jax 0.5.1, which is holds, not verified "
         "not to hold",
     ]

@@ -13,9 +13,9 @@ claim up here rather than reading its options again.
 
 Options: ``evidence`` (snippet names, space-separated; required); one per scope axis (required,
 :mod:`jaxwaits.claims.scope`: ``backend``, ``threads``, ``devices``, ``failures``, ``dtype``,
-``context``), the values the evidence exercises; ``rests-on`` (what a claim whose ``backend`` is
-only another than CPU, where these checks run, rests on instead; required for one),
-``renamed-from`` (old IDs that keep resolving to this one),
+``context``), the values the evidence exercises; ``rests-on`` (for a claim whose ``backend`` is
+one these checks do not run on, what it rests on instead; required there), ``renamed-from`` (old
+IDs that keep resolving to this one),
 ``source`` (the annotated upstream lines whose notes cite the claim, as their anchors, e.g.
 ``api.block_until_ready-L2790``), ``since`` and ``until`` (the first and the last JAX release on
 which the claim holds as worded, for a claim that does not hold on every release; the ledger must

@@ -71,7 +71,6 @@ AXES = (
     Axis("context", "context", {"eager": "eager calls", "traced": "inside jit, vmap or grad"}),
 )
 NAMES = tuple(axis.name for axis in AXES)
-BY_NAME = {axis.name: axis for axis in AXES}
 
 
 @dataclass(frozen=True)
@@ -89,24 +88,13 @@ class Scope:
         return set(self.of(axis.name)) == set(axis.values)
 
     def limits(self) -> list[str]:
-        """The words for each axis the claim is limited on ("on CPU", "one dispatching
-        thread"), in the axes' order."""
+        """The words for each axis the claim is limited on ("CPU", "one dispatching thread"),
+        in the axes' order."""
         return [
             " or ".join(axis.values[v] for v in self.of(axis.name))
             for axis in AXES
             if self.of(axis.name) and not self.covered(axis)
         ]
-
-    def covers(self) -> list[str]:
-        """The titles of the axes the evidence covers."""
-        return [axis.title for axis in AXES if self.covered(axis)]
-
-    def described(self) -> str:
-        """The scope in one line: "CPU, one dispatching thread; covers dtype"."""
-        limits, covers = ", ".join(self.limits()), ", ".join(self.covers())
-        if not covers:
-            return limits
-        return f"{limits}; covers {covers}" if limits else f"covers {covers}"
 
 
 def read(options: Mapping[str, str]) -> tuple[Scope, list[str]]:

@@ -211,8 +211,8 @@ def unclassified(judge: Judge, claims: Iterable[Claim]) -> list[str]:
     return found
 
 
-def scope_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list[str]:
-    """Where the ledger disagrees with what the claim says of its own scope: it must hold on
+def release_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list[str]:
+    """Where the ledger disagrees with the releases the claim declares it holds on: it must hold on
     every verified release from ``since`` to ``until`` (all of them when it declares neither),
     and not hold on the verified releases outside, the releases either side of each boundary
     verified."""
@@ -227,14 +227,14 @@ def scope_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list[s
         verdict = verdicts[release]
         inside = start <= i <= stop
         if inside and verdict.verdict in (Verdict.DOES_NOT_HOLD, Verdict.ABSENT):
-            scope = _scope(claim)
+            declared = _declared(claim)
             problems.append(
                 f"claim {claim.id} {verdict.verdict.value} on jax {release} ({verdict.why}), "
-                f"inside {scope}: re-word it, or declare :since: / :until:"
+                f"inside {declared}: re-word it, or declare :since: / :until:"
             )
         if not inside and verdict.verdict in HOLDING:
             problems.append(
-                f"claim {claim.id} holds on jax {release}, outside {_scope(claim)}: the "
+                f"claim {claim.id} holds on jax {release}, outside {_declared(claim)}: the "
                 "boundary is wrong"
             )
     for bound, neighbour in ((claim.since, start - 1), (claim.until, stop + 1)):
@@ -252,7 +252,7 @@ def scope_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list[s
     return problems
 
 
-def _scope(claim: Claim) -> str:
+def _declared(claim: Claim) -> str:
     if claim.releases:
-        return f"its scope ({claim.releases})"
-    return "its scope (every release: it declares no :since: or :until:)"
+        return f"the releases it declares ({claim.releases})"
+    return "the releases it declares (every one: it declares no :since: or :until:)"

@@ -98,11 +98,10 @@ def verify(
     unchecked = list({s.name: s for s in unchecked}.values())
     again = run_on(unchecked, python=python, jobs=jobs, fresh=True)[0] if unchecked else []
     fresh = {result.snippet.name: result for result in again}
-    for i, result in enumerate(results):
+    for result in results:
         name = result.snippet.name
         if recording and name in record_known:
             result = _recorded(result, fresh[name], platform, backs, say)
-            results[i] = result
             now[name] = snippet_entry(result, platform.jax, backs.get(name, ()), None)
         entries[name] = _both_ways(now[name], result, fresh.get(name))
     _, pieces_found = drift.check(project, python)

@@ -108,9 +108,9 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
                 subtype="claims",
             )
     for claim in sorted(found.registry.claims.values(), key=lambda c: c.id):
-        for problem in verdicts.scope_problems(claim, found.verdicts[claim.id]):
+        for problem in verdicts.release_problems(claim, found.verdicts[claim.id]):
             logger.warning(
-                problem, location=f"{claim.file}:{claim.line}", type="jaxwaits", subtype="scope"
+                problem, location=f"{claim.file}:{claim.line}", type="jaxwaits", subtype="releases"
             )
     for problem, doc, line in changes.problems(found, site(app.env).pages):
         where = f"{app.env.doc2path(doc)}:{line}" if doc in app.env.all_docs else f"{doc}:{line}"
