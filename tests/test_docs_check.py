@@ -136,6 +136,29 @@ def test_a_claim_that_leaves_an_axis_unaddressed_fails_the_build(site: Path) -> 
     ), done.stderr
 
 
+def test_a_claim_id_that_climbs_out_writes_nothing_outside_its_folder(site: Path) -> None:
+    """Issue 23, point 1: a page's claim ID never becomes a path outside ``docs/claim/``."""
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    bad = ["../glossary", "../../zz-escaped", "UPPER-Case", "ünïcode-claim"]
+    blocks = "".join(f"```{{claim}} {name}\n:evidence: hello\n{SCOPE}It.\n```\n\n" for name in bad)
+    page = PAGE.replace(":renamed-from: says-hi", ":renamed-from: says-hi ../../../old-escaped")
+    glossary = "# Glossary\n\nKept as it is.\n"
+    with (
+        edited(site / "docs" / "glossary.md", glossary),
+        edited(site / "docs" / "index.md", page + "\n" + blocks),
+    ):
+        done = build(site)
+        assert (site / "docs" / "glossary.md").read_text() == glossary
+    assert done.returncode != 0
+    for name in bad:
+        assert f"claim ID {name!r} is not kebab-case" in done.stderr, done.stderr
+    assert "old ID '../../../old-escaped' in :renamed-from: is not kebab-case" in done.stderr
+    assert (
+        not (site / "zz-escaped.md").exists() and not (site / "docs" / "old-escaped.html").exists()
+    )
+    assert sorted(p.name for p in (site / "docs" / "claim").iterdir()) == ["says-hello.md"]
+
+
 def test_one_changed_character_fails_the_build_with_a_diff(site: Path) -> None:
     (site / "snippets" / "hello.out").write_text("hellO\n")
     done = build(site)

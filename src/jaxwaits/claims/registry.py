@@ -36,7 +36,8 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.pieces import manifest, vendored
 from jaxwaits.project import Project
 
-ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # whole IDs only: ID.fullmatch
+ID_RULE = "lower-case ASCII letters and digits in words joined by single hyphens"
 OPTIONS = {"evidence", "rests-on", "renamed-from", "source", "since", "until", *scope.NAMES}
 CHECKED_ON = "cpu"  # the backend the snippets run on here
 
@@ -131,11 +132,27 @@ def _words(value: str) -> tuple[str, ...]:
     return tuple(value.replace(",", " ").split())
 
 
-def _claim(block: reader.Directive) -> tuple[Claim, list[Problem]]:
+def _claim(block: reader.Directive) -> tuple[Claim | None, list[Problem]]:
+    """The claim a block declares, or None when its ID is not one (no page, link or file is ever
+    made from it)."""
+    if not ID.fullmatch(block.argument):
+        why = f"claim ID {block.argument!r} is not kebab-case ({ID_RULE}); the claim is not read"
+        return None, [Problem(block.file, block.line, why)]
     problems = [
         Problem(block.file, block.line, f"claim {block.argument!r}: unknown option :{key}:")
         for key in block.options
         if key not in OPTIONS
+    ]
+    renamed_from = _words(block.options.get("renamed-from", ""))
+    problems += [
+        Problem(
+            block.file,
+            block.line,
+            f"claim {block.argument!r}: old ID {old!r} in :renamed-from: is not kebab-case "
+            f"({ID_RULE}); it is ignored",
+        )
+        for old in renamed_from
+        if not ID.fullmatch(old)
     ]
     axes, unclear = scope.read(block.options)
     problems += [Problem(block.file, block.line, f"claim {block.argument!r} {p}") for p in unclear]
@@ -144,7 +161,7 @@ def _claim(block: reader.Directive) -> tuple[Claim, list[Problem]]:
         statement=" ".join(block.body.split()),
         evidence=_words(block.options.get("evidence", "")),
         rests_on=block.options.get("rests-on") or None,
-        renamed_from=_words(block.options.get("renamed-from", "")),
+        renamed_from=tuple(old for old in renamed_from if ID.fullmatch(old)),
         file=block.file,
         line=block.line,
         sources=_words(block.options.get("source", "")),
@@ -174,6 +191,8 @@ def scan(project: Project) -> Registry:
         for block in reader.directives_named(page, "claim"):
             claim, found = _claim(block)
             problems += found
+            if claim is None:
+                continue
             if claim.id in claims:
                 first = claims[claim.id]
                 problems.append(
@@ -219,8 +238,6 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
     retired: dict[str, Claim] = {}
     for claim in registry.claims.values():
         at = (claim.file, claim.line)
-        if not ID.match(claim.id):
-            problems.append(Problem(*at, f"claim ID {claim.id!r} is not kebab-case"))
         if not claim.statement:
             problems.append(Problem(*at, f"claim {claim.id!r} states nothing"))
         if not claim.evidence:

@@ -25,7 +25,7 @@ from jaxwaits.claims import cite, registry, scope
 from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.evidence.snippets import load_snippets, orphans
-from jaxwaits.files import write_atomic
+from jaxwaits.files import inside, write_atomic
 from jaxwaits.releases import verdicts
 from jaxwaits.sphinxext import ledger_table
 from jaxwaits.sphinxext.state import Citation, Context, inputs, site
@@ -114,6 +114,8 @@ class ClaimDirective(SphinxDirective):
     option_spec = {key: directives.unchanged for key in registry.OPTIONS}  # noqa: RUF012
 
     def run(self) -> list[nodes.Node]:
+        if not registry.ID.fullmatch(self.arguments[0]):
+            return []  # not read as a claim: the registry's problems say why, at this line
         claim = inputs(self.env.app).registry.claims.get(self.arguments[0])
         here = Path(self.env.doc2path(self.env.docname)).resolve()
         if claim is None or claim.file.resolve() != here:
@@ -507,7 +509,7 @@ def _write_pages(app: Sphinx) -> None:
     for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
         (folder / stale).unlink()
     for name, text in wanted.items():
-        path = folder / name
+        path = inside(folder, name)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             write_atomic(path, text)
     names = {s.name for s in load_snippets(found.project.snippets)}
@@ -573,7 +575,7 @@ def _redirects(app: Sphinx, exception: Exception | None) -> None:
         return
     for claim in inputs(app).registry.claims.values():
         for old in claim.renamed_from:
-            target = Path(app.outdir) / PAGES / f"{old}.html"
+            target = inside(Path(app.outdir) / PAGES, f"{old}.html")
             write_atomic(
                 target,
                 f'<!DOCTYPE html><meta charset="utf-8"><title>Moved to {claim.id}</title>'
