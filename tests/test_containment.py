@@ -3,17 +3,22 @@ other results or outlives its run. One test (or more) per point, each on a tempo
 
 from __future__ import annotations
 
+import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 from copies import SCOPE
 
+from jaxwaits import cli
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.files import inside
 from jaxwaits.project import Project
+from jaxwaits.review import review_file
+from jaxwaits.review.rules import Rule
 
 
 def problems_in(project: Project) -> list[str]:
@@ -60,3 +65,63 @@ def test_1_a_generated_file_stays_in_its_folder(tmp_path: Path, name: str) -> No
     with pytest.raises(JaxwaitsError, match="not a file name inside"):
         inside(tmp_path / "claim", name)
     assert inside(tmp_path / "claim", "ok-id.md") == tmp_path / "claim" / "ok-id.md"
+
+
+# 3. One reviewed file that breaks the review is that file's error; the others are still reported.
+GOOD = "import time, jax\nt0 = time.time()\ny = jax.jit(lambda a: a)(1)\nprint(time.time() - t0)\n"
+CELL = {"cell_type": "code", "id": "c1", "metadata": {}, "outputs": [], "execution_count": None}
+NOTEBOOK = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}}
+BROKEN = {
+    "deep.py": ("x = " + "+".join(["1"] * 200_000) + "\n", "too deeply nested or too large"),
+    "ints.ipynb": (
+        json.dumps({**NOTEBOOK, "cells": [{**CELL, "source": [1, 2]}]}),
+        "not a valid notebook",
+    ),
+    "list.ipynb": ("[1, 2]", "not a valid notebook"),
+    # 8. a notebook that leaves out what nbformat requires is named, not read as empty
+    "bare.ipynb": (json.dumps({"cells": [{**CELL, "source": GOOD}]}), "not a valid notebook"),
+    "nul.py": ("x = 1\ny = 2\0\n", "nul.py:2: not Python"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_3_a_file_that_breaks_the_review_hides_no_other_result(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, says = BROKEN[name]
+    (tmp_path / name).write_text(text)
+    (tmp_path / "harness.py").write_text(GOOD)
+    assert cli.main(["review", str(tmp_path / name), str(tmp_path / "harness.py")]) == 2
+    out = capsys.readouterr().out
+    assert f"{name}" in out and says in out, out
+    assert "harness.py:4:1 JW101" in out, out
+    assert "Traceback" not in out
+
+
+def test_8_a_coding_line_is_honoured(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = "# -*- coding: latin-1 -*-\n# café\n" + GOOD
+    (tmp_path / "latin.py").write_bytes(text.encode("latin-1"))
+    assert cli.main(["review", str(tmp_path / "latin.py")]) == 1
+    assert "latin.py:6:1 JW101" in capsys.readouterr().out
+
+
+# 5. The review is linear in the size of a file, timed regions at module level included.
+def test_5_four_times_the_module_level_regions_take_about_four_times_as_long(
+    tmp_path: Path,
+) -> None:
+    block = "t0 = time.time()\ny = f(x)\nprint(time.time() - t0)\n"
+    head = "import time, jax\nf = jax.jit(lambda a: a)\nx = np.ones(3)\n"
+
+    def seconds(regions: int) -> float:
+        path = tmp_path / f"bench_{regions}.py"
+        path.write_text(head + block * regions)
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            found = review_file(path, set(Rule))
+            best = min(best, time.perf_counter() - started)
+        assert len(found) == 2 * regions + 1  # unblocked, NumPy input; the first call compiles
+        return best
+
+    ratio = seconds(2000) / seconds(500)
+    assert ratio < 8, f"4x the regions took {ratio:.1f}x as long (quadratic: about 16x)"

@@ -431,7 +431,7 @@ def test_an_unreadable_file_is_named_and_the_others_still_reviewed(
     assert cli.main(["review", "."]) == 2
     out = capsys.readouterr().out
     assert "broken.py:1: not Python" in out
-    assert "bad.ipynb: not a readable notebook" in out
+    assert "bad.ipynb: not a valid notebook" in out
     assert re.search(r"harness\.py:\d+:\d+ JW105", out)
 
 

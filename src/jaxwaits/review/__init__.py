@@ -61,10 +61,25 @@ def review(paths: list[Path], rules: set[Rule], jobs: int | None = None) -> Revi
 
 
 def _outcome(path: Path, rules: set[Rule]) -> tuple[list[Located], str]:
+    """One file's findings, or why it has none: whatever goes wrong in one file (it cannot be
+    read, or it breaks the checks: an expression nested past Python's recursion limit) is that
+    file's error, and the other files are still reviewed."""
     try:
         return review_file(path, rules), ""
     except JaxwaitsError as error:
         return [], str(error)
+    except (RecursionError, MemoryError) as error:
+        return [], f"{path}: too deeply nested or too large to review ({type(error).__name__})"
+    except Exception as error:  # a fault of the checks on this file: reported, not fatal
+        return [], f"{path}: the review failed on this file ({type(error).__name__}: {error})"
+
+
+def _line_of(error: Exception, source: str) -> int:
+    """The line a parse error is on; for a NUL byte, which Python locates nowhere, its own."""
+    line = getattr(error, "lineno", None)
+    if line is None and "\0" in source:
+        return source.count("\n", 0, source.index("\0")) + 1
+    return line or 1
 
 
 def review_file(path: Path, rules: set[Rule]) -> list[Located]:
@@ -72,10 +87,12 @@ def review_file(path: Path, rules: set[Rule]) -> list[Located]:
     for piece in sources.pieces(path):
         try:
             tree = ast.parse(piece.source)
-        except SyntaxError as error:
+        except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte, before 3.12
             if path.suffix == ".py":
-                where = f"{path}:{error.lineno}"
-                raise JaxwaitsError(f"{where}: not Python: {error.msg}") from None
+                raise JaxwaitsError(
+                    f"{path}:{_line_of(error, piece.source)}: not Python: "
+                    f"{getattr(error, 'msg', error)}"
+                ) from None
             continue  # a fence or cell that is not Python (a console session, pseudo-code)
         if not checks.worth_checking(piece.source):
             continue

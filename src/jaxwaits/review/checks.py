@@ -246,6 +246,8 @@ class ModuleChecks:
         self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
         self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
         self._collect()
+        for lines in self.called.values():
+            lines.sort()  # the first call of each is then lines[0]
 
     # What the module defines ----------------------------------------------------------------
 
@@ -538,7 +540,7 @@ class ModuleChecks:
         else:
             return
         counted = any(k.arg == "number" for k in call.keywords)
-        self._region([], body, call, call.lineno, fixed_count=counted)
+        self._region(set(self.numpy_modules), body, call, call.lineno, fixed_count=counted)
 
     # the same, through a `%%timeit` cell (`with jaxwaits_timed_cell(number=10):`)
     def _timed_cell(self, node: ast.With) -> None:
@@ -546,7 +548,8 @@ class ModuleChecks:
             cell = item.context_expr
             if isinstance(cell, ast.Call) and _name(cell.func) == CELL_TIMER:
                 counted = any(k.arg == "number" for k in cell.keywords)
-                self._region([], node.body, node, node.lineno, fixed_count=counted)
+                host = set(self.numpy_modules)
+                self._region(host, node.body, node, node.lineno, fixed_count=counted)
 
     # JW104, JW106
     def _inside_trace(self, function: Function) -> None:
@@ -744,24 +747,27 @@ class ModuleChecks:
 
     # JW101, JW102, JW103, JW107 on `t0 = time.perf_counter()` ... `time.perf_counter() - t0`
     def _timed_regions(self, body: list[ast.stmt]) -> None:
+        host = set(self.numpy_modules)  # what the statements so far made on the host
         for i, statement in enumerate(body):
+            if i:
+                self._host_made(body[i - 1], host)  # kept up as it goes: linear in the block
             value = getattr(statement, "value", None)
             if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and _is_timer(value)):
                 continue
-            found = self._until_timer(body[i + 1 :])
+            found = self._until_timer(body, i + 1)
             if found and _restarts(statement, found[1]):
                 continue  # t0 = time(); ...; t0 = time(): started again, not read
             if found:
                 region, end, timer = found
-                self._region(body[:i], region, end, statement.lineno, timer=timer)
+                self._region(host, region, end, statement.lineno, timer=timer)
 
     def _until_timer(
-        self, statements: list[ast.stmt]
+        self, statements: list[ast.stmt], start: int = 0
     ) -> tuple[list[ast.stmt], ast.stmt, ast.Call] | None:
-        """The statements run before the timer is next read, the statement that reads it (the
-        innermost), and the timer call."""
+        """The statements from ``start`` run before the timer is next read, the statement that
+        reads it (the innermost), and the timer call."""
         region: list[ast.stmt] = []
-        for statement in statements:
+        for statement in (statements[k] for k in range(start, len(statements))):
             timer = _first_timer(statement)
             if timer is None:
                 region.append(statement)
@@ -778,7 +784,7 @@ class ModuleChecks:
 
     def _region(
         self,
-        before: list[ast.stmt],
+        host: set[str],
         region: list[ast.stmt],
         end: ast.AST,
         start: int,
@@ -791,7 +797,7 @@ class ModuleChecks:
         if fixed_count:
             self._compile_timed(start, end, timed.every)
         if timed.calls:
-            self._host_inputs(before, timed.calls)
+            self._host_inputs(host, timed.calls)
         if not timed.calls or timed.maybe or timed.unseen or self._meant(start, end, DISPATCH):
             return
         unwaited = sorted({timed.made[p] for p in timed.made.keys() - timed.waited - timed.fed})
@@ -849,7 +855,7 @@ class ModuleChecks:
 
     def _compiles(self, call: ast.Call, start: int) -> str:
         def first(name: str) -> bool:
-            return name in self.called and not any(line < start for line in self.called[name])
+            return name in self.called and self.called[name][0] >= start
 
         name = _key(call.func)
         if name in self.jitted and first(name):
@@ -887,13 +893,16 @@ class ModuleChecks:
                 return True
         return False
 
-    def _host_inputs(self, before: list[ast.stmt], calls: list[ast.Call]) -> None:
-        host = set(self.numpy_modules)  # NumPy arrays, and what makes them (a RandomState)
-        for statement in before:
-            for target, value in self._assignments(statement):
-                chain = _chain(value.func) if isinstance(value, ast.Call) else []
-                if chain and chain[0] in host:
-                    host.update(_targets(target))
+    def _host_made(self, statement: ast.stmt, host: set[str]) -> None:
+        """Add to ``host`` the names ``statement`` binds to what NumPy (or what NumPy made, a
+        RandomState) returns."""
+        for target, value in self._assignments(statement):
+            chain = _chain(value.func) if isinstance(value, ast.Call) else []
+            if chain and chain[0] in host:
+                host.update(_targets(target))
+
+    def _host_inputs(self, host: set[str], calls: list[ast.Call]) -> None:
+        """``host``: NumPy's modules, and the names bound to what they made before the region."""
         jitted = self.jitted | self.compiled
         for call in calls:
             if not (isinstance(call.func, ast.Name) and call.func.id in jitted):

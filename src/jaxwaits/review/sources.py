@@ -3,8 +3,9 @@ each as pieces of Python source with the line they start on; and the suppression
 
 from __future__ import annotations
 
-import json
+import io
 import re
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,10 +57,15 @@ def files(paths: list[Path]) -> Iterator[Path]:
 
 
 def pieces(path: Path) -> list[Piece]:
-    """The Python in one file; an unreadable file raises, naming it."""
+    """The Python in one file; an unreadable file raises, naming it. A Python file is decoded as
+    Python decodes it (UTF-8, or the encoding its PEP 263 coding line names)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        data = path.read_bytes()
+        encoding = "utf-8"
+        if path.suffix == ".py":
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (OSError, UnicodeDecodeError, LookupError, SyntaxError) as error:
         raise JaxwaitsError(f"{path}: cannot be read: {error}") from None
     if path.suffix == ".ipynb":
         return _notebook(path, text)
@@ -70,13 +76,19 @@ def pieces(path: Path) -> list[Piece]:
 
 def _notebook(path: Path, text: str) -> list[Piece]:
     """The code cells as one piece, their IPython magics made Python (``%timeit f(x)`` times
-    ``f(x)``; other magics and shell lines are left out)."""
+    ``f(x)``; other magics and shell lines are left out). A notebook must pass nbformat's schema:
+    one that does not is named, never read as a notebook without code."""
     import nbformat  # only notebooks need it
 
     try:
-        notebook = nbformat.reads(text, as_version=4)
-    except (ValueError, json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
-        raise JaxwaitsError(f"{path}: not a readable notebook: {error}") from None
+        raw = nbformat.reader.reads(text)  # as it is, before any conversion fills gaps
+        if "nbformat" not in raw:
+            raise ValueError("it names no nbformat version")
+        nbformat.validate(raw)
+        notebook = nbformat.convert(raw, 4)
+    except Exception as error:  # nbformat raises what the malformed JSON makes it raise
+        why = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise JaxwaitsError(f"{path}: not a valid notebook: {why}") from None
     lines: list[str] = []
     cells = []
     for number, cell in enumerate(notebook.cells, start=1):
