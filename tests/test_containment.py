@@ -17,7 +17,7 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.files import inside
 from jaxwaits.project import Project
-from jaxwaits.review import review_file
+from jaxwaits.review import review_file, sources
 from jaxwaits.review.rules import Rule
 
 
@@ -125,3 +125,15 @@ def test_5_four_times_the_module_level_regions_take_about_four_times_as_long(
 
     ratio = seconds(2000) / seconds(500)
     assert ratio < 8, f"4x the regions took {ratio:.1f}x as long (quadratic: about 16x)"
+
+
+def test_5_a_file_too_large_to_review_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sources, "LARGEST", 1000)
+    (tmp_path / "generated.py").write_text("x = 1\n" * 200)
+    (tmp_path / "harness.py").write_text(GOOD)
+    assert cli.main(["review", str(tmp_path)]) == 2
+    out = capsys.readouterr().out
+    assert "generated.py: too large to review (0 MB; the review reads files up to 0 MB)" in out
+    assert "harness.py:4:1 JW101" in out

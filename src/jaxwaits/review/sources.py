@@ -18,6 +18,7 @@ from jaxwaits.review.rules import Rule
 
 SUFFIXES = {".py", ".ipynb", ".md"}
 FENCES = {"python", "py", "python3", "ipython", "ipython3", "{code-cell}"}
+LARGEST = 10_000_000  # bytes: a file past it (generated code) is named, not read: 16 s a MB
 SKIPPED_FOLDERS = {".git", ".nox", ".venv", "venv", "node_modules", "__pycache__", "_build"}
 # `# jaxwaits: ignore[JW101, JW104] why`, `# jaxwaits: ignore` (every rule), and the same with
 # `ignore-file` for the whole file.
@@ -60,6 +61,12 @@ def pieces(path: Path) -> list[Piece]:
     """The Python in one file; an unreadable file raises, naming it. A Python file is decoded as
     Python decodes it (UTF-8, or the encoding its PEP 263 coding line names)."""
     try:
+        if path.stat().st_size > LARGEST:
+            size = path.stat().st_size / 1e6
+            raise JaxwaitsError(
+                f"{path}: too large to review ({size:.0f} MB; the review reads files up to "
+                f"{LARGEST / 1e6:.0f} MB)"
+            )
         data = path.read_bytes()
         encoding = "utf-8"
         if path.suffix == ".py":
