@@ -4,6 +4,7 @@ other results or outlives its run. One test (or more) per point, each on a tempo
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -14,11 +15,18 @@ from copies import SCOPE
 from jaxwaits import cli
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import known, report
+from jaxwaits.evidence.platform import Platform
+from jaxwaits.evidence.runner import Outcome, run_snippets
 from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.evidence.template import Templates
 from jaxwaits.files import inside
 from jaxwaits.project import Project
+from jaxwaits.releases import verdicts
 from jaxwaits.review import review_file, sources
 from jaxwaits.review.rules import Rule
+
+PLATFORM = Platform(jax="0.4.30", jaxlib="0.4.30", python="3", backend="cpu")
 
 
 def problems_in(project: Project) -> list[str]:
@@ -137,3 +145,66 @@ def test_5_a_file_too_large_to_review_is_named(
     out = capsys.readouterr().out
     assert "generated.py: too large to review (0 MB; the review reads files up to 0 MB)" in out
     assert "harness.py:4:1 JW101" in out
+
+
+# 6. A known-differences file is checked against its format; a bad one fails only its snippet.
+GOOD_KNOWN = """\
+[[output]]
+releases = ["0.4.30"]
+text = '''
+1
+'''
+
+[output.verdicts.some-claim]
+verdict = "not observable"
+why = "because"
+"""
+BAD_KNOWN = {
+    "not TOML": ("this is [not toml\n", "not readable: Expected '='"),
+    "releases a string": (
+        GOOD_KNOWN.replace('["0.4.30"]', '"0.4.30"'),
+        "output 1.releases: must be a list of JAX releases, got '0.4.30'",
+    ),
+    "a release that is no number": (
+        GOOD_KNOWN.replace('"0.4.30"', '"banana"'),
+        "output 1.releases: 'banana' is not a JAX release number",
+    ),
+    "text a number": (
+        GOOD_KNOWN.replace("text = '''\n1\n'''", "text = 5"),
+        "output 1.text: must be the text printed, a string, got 5",
+    ),
+    "an unknown verdict word": (
+        GOOD_KNOWN.replace('"not observable"', '"maybe"'),
+        "output 1.verdicts.some-claim.verdict: 'maybe' is not one of: holds, output differs / "
+        "does not hold / not observable / absent",
+    ),
+    "a misspelt key": (GOOD_KNOWN.replace("text =", "txt ="), "output 1.txt: unknown key"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(BAD_KNOWN))
+def test_6_a_bad_known_file_fails_only_its_snippet_naming_file_and_key(
+    tmp_path: Path, fault: str, templates: Templates
+) -> None:
+    text, says = BAD_KNOWN[fault]
+    for name in ("bad", "fine"):
+        (tmp_path / f"{name}.py").write_text("print(1)\n")
+        (tmp_path / f"{name}.out").write_text("1\n")
+    (tmp_path / "known").mkdir()
+    (tmp_path / "known" / "bad.toml").write_text(text)
+    with pytest.raises(JaxwaitsError, match=re.escape(says)):
+        known.load(tmp_path, "bad")
+    snippets = load_snippets(tmp_path)
+    results = {r.snippet.name: r for r in run_snippets(snippets, "0.4.30", templates=templates)}
+    assert results["fine"].outcome is Outcome.MATCHED
+    assert results["bad"].outcome is Outcome.INVALID
+    message = report.describe(results["bad"], PLATFORM)
+    assert f"bad.py:1: its known differences: {tmp_path / 'known' / 'bad.toml'}: {says}" in message
+    judge = verdicts.judge_for(snippets)
+    named = verdicts.unclassified(judge, [])
+    named = [line for line in named if "bad.toml" in line]
+    assert len(named) == 1 and named[0].startswith(f"{tmp_path}/known/bad.toml: {says}"), named
+
+
+def test_6_the_verdict_words_a_known_file_stores_are_the_classifications() -> None:
+    assert [v.value for v in verdicts.CLASSIFICATIONS] == list(known.CLASSIFIED)

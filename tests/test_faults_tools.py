@@ -120,9 +120,12 @@ def test_4_pytest_collects_past_a_bad_snippet_and_names_it(tmp_path: Path) -> No
     copy = _mini_project(tmp_path)
     (copy.root / "snippets" / "bad.py").write_text("# timeout: 90s\nprint(1)\n")
     (copy.root / "snippets" / "raw.py").write_bytes(b"print('\xff')\n")
+    (copy.root / "snippets" / "known").mkdir()  # issue 23, point 6: only its snippet fails
+    (copy.root / "snippets" / "known" / "quick0.toml").write_text("[[output]]\ntext = 5\n")
     done = copy.run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_snippets.py")
     assert "error" not in done.stdout.splitlines()[-1], done.stdout
-    assert "2 failed, 7 passed" in done.stdout, done.stdout
+    assert "3 failed, 6 passed" in done.stdout, done.stdout
+    assert "quick0.toml: output 1.releases: must be a list of JAX releases" in done.stdout
     assert "snippets/bad.py:1: '# timeout:' needs a number of seconds, got '90s'" in done.stdout
     assert "snippets/raw.py:1: byte 7 is not UTF-8" in done.stdout
 

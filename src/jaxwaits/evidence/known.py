@@ -11,7 +11,7 @@ release that printed it, so that one classification covers them all::
     '''
 
     [output.verdicts.is-ready-never-waits]
-    verdict = "not observable"           # see jaxwaits.releases.verdicts.CLASSIFICATIONS
+    verdict = "not observable"           # one of CLASSIFIED
     why = "CPU dispatch was synchronous up to jax 0.4.31."
 
 The releases and text are the tools'; each verdict and its ``why`` is a maintainer's, one per
@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from packaging.version import Version
+from packaging.version import InvalidVersion, Version
 
 from jaxwaits import toml_writer
 from jaxwaits.errors import JaxwaitsError
@@ -36,6 +36,9 @@ from jaxwaits.files import write_atomic
 
 FOLDER = "known"
 UNCLASSIFIED = "unclassified"  # what --record-known writes until a maintainer decides
+# What a maintainer may say a known output means for a claim: stored codes, and the values of
+# the matching verdicts (jaxwaits.releases.verdicts.CLASSIFICATIONS).
+CLASSIFIED = ("holds, output differs", "does not hold", "not observable", "absent")
 HEADER = """\
 What the snippet prints on releases where it does not print its recorded output, and what each
 output means for the claims it backs. `python -m jaxwaits record --known` writes the releases and
@@ -111,21 +114,9 @@ def load(snippets: Path, name: str) -> Known:
         return Known(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        outputs = tuple(
-            KnownOutput(
-                entry["text"],
-                _sorted(tuple(str(r) for r in entry["releases"])),
-                {
-                    claim: Classification(str(v["verdict"]), str(v.get("why", "")))
-                    for claim, v in entry.get("verdicts", {}).items()
-                },
-            )
-            for entry in data.get("output", [])
-        )
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise JaxwaitsError(f"{path}: not readable: {error}") from None
-    except (KeyError, TypeError, AttributeError) as error:
-        raise JaxwaitsError(f"{path}: not a known-differences file: {error!r}") from None
+    outputs = _outputs(path, data)
     seen: dict[str, int] = {}
     for i, output in enumerate(outputs):
         for release in output.releases:
@@ -133,6 +124,60 @@ def load(snippets: Path, name: str) -> Known:
                 raise JaxwaitsError(f"{path}: jax {release} is listed under two outputs")
             seen[release] = i
     return Known(path, outputs)
+
+
+def _outputs(path: Path, data: dict[str, object]) -> tuple[KnownOutput, ...]:
+    """The outputs a parsed file lists, checked against the format above; the first thing that
+    does not fit raises, naming the file and the key."""
+
+    def wrong(key: str, message: str) -> JaxwaitsError:
+        return JaxwaitsError(f"{path}: {key}: {message}")
+
+    unknown = sorted(data.keys() - {"output"})
+    if unknown:
+        raise wrong(unknown[0], "unknown key (a known-differences file holds [[output]] tables)")
+    entries = data.get("output", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise wrong("output", "must be [[output]] tables")
+    outputs = []
+    for number, entry in enumerate(entries, start=1):
+        at = f"output {number}"
+        unknown = sorted(entry.keys() - {"releases", "text", "verdicts"})
+        if unknown:
+            raise wrong(f"{at}.{unknown[0]}", "unknown key (releases, text and verdicts are)")
+        releases, text = entry.get("releases"), entry.get("text")
+        if not isinstance(releases, list) or not releases:
+            raise wrong(f"{at}.releases", f"must be a list of JAX releases, got {releases!r}")
+        for release in releases:
+            if not isinstance(release, str) or not _is_release(release):
+                raise wrong(f"{at}.releases", f"{release!r} is not a JAX release number")
+        if not isinstance(text, str):
+            raise wrong(f"{at}.text", f"must be the text printed, a string, got {text!r}")
+        verdicts = entry.get("verdicts", {})
+        if not isinstance(verdicts, dict):
+            raise wrong(f"{at}.verdicts", "must be a table of claim IDs")
+        classified = {}
+        for claim, given in verdicts.items():
+            key = f"{at}.verdicts.{claim}"
+            if not isinstance(given, dict) or given.keys() - {"verdict", "why"}:
+                raise wrong(key, "must be a table with a verdict and a why")
+            verdict, why = given.get("verdict"), given.get("why", "")
+            if verdict not in (*CLASSIFIED, UNCLASSIFIED):
+                words = " / ".join(CLASSIFIED)
+                raise wrong(f"{key}.verdict", f"{verdict!r} is not one of: {words}")
+            if not isinstance(why, str):
+                raise wrong(f"{key}.why", f"must be a string, got {why!r}")
+            classified[claim] = Classification(verdict, why)
+        outputs.append(KnownOutput(text, _sorted(tuple(releases)), classified))
+    return tuple(outputs)
+
+
+def _is_release(text: str) -> bool:
+    try:
+        Version(text)
+    except InvalidVersion:
+        return False
+    return True
 
 
 def dumps(known: Known) -> str:

@@ -227,7 +227,10 @@ def _templates(given: Templates | None, fresh: bool) -> Iterator[Templates | Non
 
 
 def judge(snippet: Snippet, runs: tuple[Run, ...], jax_version: str | None) -> Result:
-    """Judge runs against the output expected of the snippet on ``jax_version``."""
+    """Judge runs against the output expected of the snippet on ``jax_version`` (none for a
+    snippet with invalid settings: it did not run, and its known differences may not read)."""
+    if snippet.problems:
+        return Result(snippet, None, snippet.recorded_path, runs)
     expected, expected_from = snippet.expected(jax_version)
     return Result(snippet, expected, expected_from, runs)
 

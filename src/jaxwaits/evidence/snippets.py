@@ -130,6 +130,10 @@ def read_snippet(path: Path) -> Snippet:
     bad = decode(recorded.read_bytes()).bad_byte if recorded.is_file() else None
     if bad is not None:
         problems.append((1, f"its recorded output {recorded.name}: byte {bad} is not UTF-8"))
+    try:
+        known.load(path.parent, path.stem)
+    except JaxwaitsError as error:
+        problems.append((1, f"its known differences: {error}"))
     return Snippet(path=path, env=env, timeout=timeout, problems=tuple(problems))
 
 
@@ -173,7 +177,11 @@ def _known_orphans(folder: Path, snippets: set[str], releases: set[str]) -> list
         if path.suffix != ".toml" or path.stem not in snippets:
             found.append(f"{path}: known differences of no snippet")
             continue
-        unheld = sorted(known.load(folder.parent, path.stem).releases() - releases)
+        try:
+            unheld = sorted(known.load(folder.parent, path.stem).releases() - releases)
+        except JaxwaitsError:
+            continue  # its snippet is invalid, and says why
+
         if unheld:
             found.append(
                 f"{path}: lists jax {', '.join(unheld)}, which the ledger does not hold "

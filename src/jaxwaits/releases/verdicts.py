@@ -15,7 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from jaxwaits.claims.registry import Claim
-from jaxwaits.evidence.known import Known
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.known import CLASSIFIED, Known
 from jaxwaits.evidence.runner import Outcome
 from jaxwaits.evidence.snippets import Snippet
 from jaxwaits.releases.ledger import Verification
@@ -36,12 +37,8 @@ class Verdict(enum.Enum):
     FAILS = "fails"  # the release printed what nobody has explained (or crashed)
 
 
-CLASSIFICATIONS = (
-    Verdict.HOLDS_OUTPUT_DIFFERS,
-    Verdict.DOES_NOT_HOLD,
-    Verdict.NOT_OBSERVABLE,
-    Verdict.ABSENT,
-)  # what a maintainer may say a known output means for a claim
+# what a maintainer may say a known output means for a claim (the words the known files store)
+CLASSIFICATIONS = tuple(Verdict(word) for word in CLASSIFIED)
 HOLDING = (Verdict.HOLDS, Verdict.HOLDS_OUTPUT_DIFFERS)
 _WORST_FIRST = (
     Verdict.FAILS,
@@ -112,13 +109,18 @@ class Judge:
         entry = verification.snippets.get(name)
         if entry is None or name not in self.snippets:
             return ClaimVerdict(Verdict.NOT_RUN, f"verified before {name} existed")
-        if entry.fingerprint != self.fingerprint(name, release):
+        try:
+            fingerprint = self.fingerprint(name, release)
+            known = self.known(name)
+        except JaxwaitsError as error:  # its known differences do not read: only it fails
+            return ClaimVerdict(Verdict.FAILS, str(error))
+        if entry.fingerprint != fingerprint:
             return ClaimVerdict(Verdict.STALE, f"{name} changed since jax {release} was verified")
         if not entry.outcome.passed:
             return ClaimVerdict(Verdict.FAILS, f"{name}: {entry.outcome.value}")
         if entry.outcome is Outcome.MATCHED:
             return ClaimVerdict(Verdict.HOLDS)
-        given = classification(self.known(name), release, claim_id)
+        given = classification(known, release, claim_id)
         if given is None:
             return ClaimVerdict(Verdict.FAILS, f"{name}: a known difference nobody classified")
         return given
@@ -192,7 +194,11 @@ def unclassified(judge: Judge, claims: Iterable[Claim]) -> list[str]:
     found = []
     allowed = " / ".join(v.value for v in CLASSIFICATIONS)
     for name in sorted(judge.snippets):
-        known = judge.known(name)
+        try:
+            known = judge.known(name)
+        except JaxwaitsError as error:  # unreadable: named, and the others still looked at
+            found.append(str(error))
+            continue
         for output in known.outputs:
             first = output.releases[0]
             for claim_id in backs.get(name, ()):
