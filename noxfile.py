@@ -38,7 +38,10 @@ def install(session: nox.Session, *requirements: str) -> None:
     try:
         session.install(*requirements)
     except nox.command.CommandFailed:
-        session.log("could not install from the package index; trying uv's cache alone")
+        session.log(
+            f"could not install {' '.join(requirements)} from the package index (a release it "
+            "does not have, or no network); trying uv's cache alone"
+        )
         session.install("--offline", *requirements)
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import checkout
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.runner import Result, run_on
 from jaxwaits.evidence.snippets import load_snippets
@@ -23,6 +24,15 @@ from jaxwaits.project import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 PIECES = sorted(path.stem for path in (ROOT / "annotated_src").glob("*.py"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def checkout_unchanged() -> Iterator[None]:
+    """No test changes the checkout: every fault is made on a copy (issue 23)."""
+    before = checkout.snapshot(ROOT)
+    yield
+    changed = checkout.changes(before, checkout.snapshot(ROOT))
+    assert not changed, "the tests changed the checkout: " + "; ".join(changed)
 
 
 @pytest.fixture(scope="session")
@@ -51,8 +61,30 @@ def templates() -> Iterator[Templates]:
         yield made
 
 
+_WANTED = pytest.StashKey[set[str] | None]()  # the snippets the selected tests judge; None: all
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Note which snippets the selected tests judge (``pytest -k three_waits`` runs one)."""
+    wanted: set[str] | None = set()
+    for item in session.items:
+        if "snippet_run" not in getattr(item, "fixturenames", ()):
+            continue
+        callspec = getattr(item, "callspec", None)
+        if wanted is not None and callspec is not None and "name" in callspec.params:
+            wanted.add(callspec.params["name"])
+        else:
+            wanted = None  # a test that looks at every snippet
+    session.config.stash[_WANTED] = wanted
+
+
 @pytest.fixture(scope="session")
-def snippet_run(project: Project, templates: Templates) -> tuple[dict[str, Result], Platform]:
-    """Every snippet, run once in a child of a template, all in parallel."""
-    results, platform = run_on(load_snippets(project.snippets), templates=templates)
+def snippet_run(
+    project: Project, templates: Templates, request: pytest.FixtureRequest
+) -> tuple[dict[str, Result], Platform]:
+    """The snippets the selected tests judge (all of them in a whole run), each run once in a
+    child of a template, all in parallel."""
+    wanted = request.config.stash.get(_WANTED, None)
+    snippets = load_snippets(project.snippets, sorted(wanted) if wanted else None)
+    results, platform = run_on(snippets, templates=templates)
     return {result.snippet.name: result for result in results}, platform

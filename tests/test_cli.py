@@ -82,7 +82,7 @@ def test_run_reports_each_snippet_and_fails_on_a_difference(checkout: Path, caps
     assert cli.main(["run"]) == 1
     out = capsys.readouterr().out
     assert "snippet one (snippets/one.py; backs says-one): differs" in out
-    assert "1 snippets: 1 differs in" in out
+    assert "1 snippet: 1 differs in" in out
 
 
 CLASSIFIED = """
@@ -145,17 +145,22 @@ def test_bad_arguments_are_usage_errors(checkout: Path, capsys) -> None:
 
 
 def test_a_varying_output_is_flaky(tmp_path: Path, templates: Templates) -> None:
+    counter = (
+        tmp_path / "elsewhere" / "count"
+    )  # outside the snippets' folder, which must not change
+    counter.parent.mkdir()
     counting = (
         "import pathlib\n"
-        "count = pathlib.Path('count')\n"
+        f"count = pathlib.Path({str(counter)!r})\n"
         "n = int(count.read_text()) if count.exists() else 0\n"
         "count.write_text(str(n + 1))\n"
         "print(n)\n"
     )
-    (tmp_path / "counts.py").write_text(counting)
-    (tmp_path / "counts.out").write_text("0\n")
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "counts.py").write_text(counting)
+    (tmp_path / "snippets" / "counts.out").write_text("0\n")
     (result,) = run_snippets(
-        [read_snippet(tmp_path / "counts.py")], repeat=3, jobs=1, templates=templates
+        [read_snippet(tmp_path / "snippets" / "counts.py")], repeat=3, jobs=1, templates=templates
     )
     assert result.outcome is Outcome.FLAKY
     assert [run.stdout for run in result.runs] == ["0\n", "1\n", "2\n"]

@@ -4,22 +4,28 @@ other results or outlives its run. One test (or more) per point, each on a tempo
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 
 import pytest
-from copies import SCOPE
+from copies import SCOPE, copy_project
 
-from jaxwaits import cli
+from jaxwaits import cli, files
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.evidence import known, report
+from jaxwaits.evidence import checkout, known, report
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome, run_snippets
+from jaxwaits.evidence.processes import environment, kill_group
+from jaxwaits.evidence.runner import Outcome, Via, run_once, run_snippets
 from jaxwaits.evidence.snippets import load_snippets
-from jaxwaits.evidence.template import Templates
+from jaxwaits.evidence.template import Template, Templates
 from jaxwaits.files import inside
 from jaxwaits.project import Project
 from jaxwaits.releases import verdicts
@@ -208,3 +214,170 @@ def test_6_a_bad_known_file_fails_only_its_snippet_naming_file_and_key(
 
 def test_6_the_verdict_words_a_known_file_stores_are_the_classifications() -> None:
     assert [v.value for v in verdicts.CLASSIFICATIONS] == list(known.CLASSIFIED)
+
+
+# 2. A snippet runs in a scratch folder; one that changes the checkout fails, naming the change.
+VANDAL = """\
+import os
+here = os.path.dirname(os.path.abspath(__file__))
+os.chdir("..")
+open("left_in_scratch.txt", "w").write("x")  # a relative path: lands in its scratch folder
+os.remove(os.path.join(here, "..", "docs", "glossary.md"))
+open(os.path.join(here, "innocent.out"), "w").write("tampered\\n")
+with open(os.path.join(here, "third.out"), "a") as third:
+    third.write("more\\n")
+print("done")
+"""
+
+
+def _checkout(tmp_path: Path, snippets: dict[str, str]) -> Path:
+    """A checkout (pyproject.toml, docs/, snippets/) holding ``snippets``, each recorded as
+    printing its own name."""
+    root = tmp_path / "checkout"
+    (root / "docs").mkdir(parents=True)
+    (root / "snippets").mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (root / "docs" / "glossary.md").write_text("# Glossary\n")
+    for name, code in snippets.items():
+        (root / "snippets" / f"{name}.py").write_text(code)
+        (root / "snippets" / f"{name}.out").write_text(f"{name}\n")
+    return root
+
+
+@pytest.mark.parametrize("fresh", [False, True], ids=["template", "fresh"])
+def test_2_a_snippet_that_changes_the_checkout_fails_naming_what_changed(
+    tmp_path: Path, templates: Templates, fresh: bool
+) -> None:
+    root = _checkout(tmp_path, {"vandal": VANDAL, "innocent": 'print("innocent")\n'})
+    (root / "snippets" / "third.out").write_text("third\n")
+    (root / "snippets" / "third.py").write_text('print("third")\n')
+    vandal = load_snippets(root / "snippets", ["vandal"])
+    [result] = run_snippets(vandal, fresh=fresh, templates=None if fresh else templates)
+    assert result.outcome is Outcome.CHANGED_CHECKOUT
+    assert result.runs[0].changed == (
+        "deleted docs/glossary.md",
+        "changed snippets/innocent.out",
+        "changed snippets/third.out",
+    )
+    message = report.describe(result, PLATFORM)
+    assert "while it ran, the checkout changed" in message and "deleted docs/glossary.md" in message
+    assert not list(root.rglob("left_in_scratch.txt"))  # its scratch folder went with it
+    assert not list(Path(tempfile.gettempdir()).glob("left_in_scratch.txt"))
+
+
+def test_2_a_clean_run_leaves_the_checkout_as_it_was(tmp_path: Path, templates: Templates) -> None:
+    writes = 'open("scratch.txt", "w").write("x")\nprint("writes")\n'
+    root = _checkout(tmp_path, {"writes": writes, "reads": 'print("reads")\n'})
+    before = checkout.snapshot(root)
+    results = run_snippets(load_snippets(root / "snippets"), templates=templates)
+    assert [r.outcome for r in results] == [Outcome.MATCHED, Outcome.MATCHED]
+    assert checkout.changes(before, checkout.snapshot(root)) == []
+
+
+def test_2_the_tools_own_writes_are_not_a_change(tmp_path: Path) -> None:
+    before = checkout.snapshot(tmp_path)
+    files.write_atomic(tmp_path / "ledger.json", "{}")
+    (tmp_path / "theirs.txt").write_text("x")
+    assert checkout.changes(before, checkout.snapshot(tmp_path)) == ["added theirs.txt"]
+
+
+# 4. Nothing a snippet starts outlives its run, in a template's child or a fresh interpreter.
+FORKER = """\
+import os, subprocess, sys, time
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+if os.fork() == 0:
+    os.setsid()
+    time.sleep(60)
+    os._exit(0)
+print("forker")
+"""
+
+
+@pytest.mark.parametrize("fresh", [False, True], ids=["template", "fresh"])
+def test_4_a_snippet_that_leaves_processes_running_fails_and_they_end(
+    tmp_path: Path, templates: Templates, fresh: bool
+) -> None:
+    root = _checkout(tmp_path, {"forker": FORKER})
+    snippets = load_snippets(root / "snippets")
+    [result] = run_snippets(snippets, fresh=fresh, templates=None if fresh else templates)
+    assert result.outcome is Outcome.LEFT_RUNNING
+    left = result.runs[0].left
+    assert len(left) == 2 and any("time.sleep(60)" in process for process in left), left
+    for process in left:
+        pid = int(process.split(":")[0].removeprefix("pid "))
+        assert not Path(f"/proc/{pid}").exists() or "Z" in _state(pid), process
+    assert "it left 2 processes running when it ended, killed then" in report.describe(
+        result, PLATFORM
+    )
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+# 7. The two ways to run a snippet agree on how it ended.
+ENDINGS = {
+    "closes_stdout": ('import sys\nprint("closes_stdout")\nsys.stdout.close()\n', Outcome.MATCHED),
+    "interrupted": ('print("interrupted")\nraise KeyboardInterrupt\n', Outcome.CRASHED),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENDINGS))
+def test_7_a_template_child_ends_as_a_fresh_interpreter_does(
+    tmp_path: Path, templates: Templates, name: str
+) -> None:
+    code, outcome = ENDINGS[name]
+    root = _checkout(tmp_path, {name: code})
+    snippets = load_snippets(root / "snippets")
+    [child] = run_snippets(snippets, templates=templates)
+    [fresh] = run_snippets(snippets, fresh=True)
+    assert child.runs[0].via is Via.TEMPLATE
+    assert (child.outcome, child.runs[0].returncode) == (fresh.outcome, fresh.runs[0].returncode)
+    assert child.outcome is outcome
+
+
+def test_7_a_template_that_dies_during_a_run_is_named_as_dead(tmp_path: Path) -> None:
+    root = _checkout(tmp_path, {"slow": 'import time\ntime.sleep(3)\nprint("slow")\n'})
+    [snippet] = load_snippets(root / "snippets")
+    with Templates() as own:
+        template = own.get(sys.executable, environment({}))
+        assert isinstance(template, Template)
+        threading.Timer(1.0, kill_group, (template.process.pid,)).start()
+        run = run_once(snippet, sys.executable, own)
+    assert run.via is Via.FRESH and run.stdout == "slow\n"
+    assert run.why_fresh == "the template died during the run (killed by SIGKILL)"
+
+
+def test_2_pytest_runs_only_the_snippets_its_selected_tests_judge(tmp_path: Path) -> None:
+    copy = copy_project(tmp_path / "copy", ("docs", "annotated_src", "tests"))
+    (copy.root / "snippets").mkdir()
+    marks = tmp_path / "ran.txt"  # outside the checkout, which a snippet must leave alone
+    for i in range(3):
+        code = f"import os\nopen(os.environ['RAN'], 'a').write('quick{i}\\n')\nprint({i})\n"
+        (copy.root / "snippets" / f"quick{i}.py").write_text(code)
+        (copy.root / "snippets" / f"quick{i}.out").write_text(f"{i}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "quick1"],
+        cwd=copy.root,
+        env={**os.environ, "RAN": str(marks)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert "1 passed" in done.stdout, done.stdout
+    assert marks.read_text() == "quick1\n"
+
+
+# 8. An environment whose JAX is not the pinned release says so.
+def test_8_run_says_when_the_installed_jax_is_not_the_pinned_one(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    installed = project.pinned_jax()  # what the test environment has
+    monkeypatch.setattr(Project, "pinned_jax", lambda self: "0.4.30")
+    assert cli.main(["run", "method_returns_self"]) == 0
+    said = capsys.readouterr().err
+    assert f"has jax {installed}, not the pinned 0.4.30: each snippet was judged against" in said

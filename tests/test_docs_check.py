@@ -159,6 +159,38 @@ def test_a_claim_id_that_climbs_out_writes_nothing_outside_its_folder(site: Path
     assert sorted(p.name for p in (site / "docs" / "claim").iterdir()) == ["says-hello.md"]
 
 
+def test_the_build_after_an_unfinished_one_writes_every_page_again(site: Path) -> None:
+    """Issue 23, point 8: a build stopped part-way leaves its marker, and the next build (not a
+    fresh one) reads and writes every page again, so no page is left from the older build."""
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    assert build(site).returncode == 0
+    html = site / "docs/_build/html"
+    assert not (html / ".jaxwaits-build-unfinished").exists()
+    (html / "index.html").write_text("a page an older build wrote")
+    assert build(site, fresh=False).returncode == 0
+    assert (html / "index.html").read_text() == "a page an older build wrote"  # not outdated
+    (html / ".jaxwaits-build-unfinished").write_text("")  # as a build stopped part-way leaves it
+    done = build(site, fresh=False)
+    assert done.returncode == 0, done.stderr
+    assert 'id="claim-says-hello"' in (html / "index.html").read_text()
+    assert not (html / ".jaxwaits-build-unfinished").exists()
+
+
+def test_a_page_that_changes_the_checkout_fails_the_build(site: Path) -> None:
+    """Issue 23, point 2: what a page's own code does to the checkout fails the build too."""
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    cell = '\n```{code-cell}\nopen("stray.txt", "w").write("x")\n```\n'
+    try:
+        with edited(site / "docs" / "index.md", PAGE + cell):
+            done = build(site)
+        assert done.returncode != 0
+        assert "the checkout changed during the build: added docs/stray.txt" in done.stderr, (
+            done.stderr
+        )
+    finally:
+        (site / "docs" / "stray.txt").unlink(missing_ok=True)
+
+
 def test_one_changed_character_fails_the_build_with_a_diff(site: Path) -> None:
     (site / "snippets" / "hello.out").write_text("hellO\n")
     done = build(site)

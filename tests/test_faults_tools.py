@@ -188,8 +188,8 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_5_a_failed_write_leaves_the_old_file_whole(tmp_path: Path, full_disk) -> None:
     target = tmp_path / "kept.out"
     target.write_text("before\n")
-    with pytest.raises(OSError, match="No space"):
-        files.write_atomic(target, "after, and much longer than before\n")
+    with pytest.raises(JaxwaitsError, match=r"kept.out \(it is unchanged\): No space left"):
+        files.write_atomic(target, "after, and much longer than before\n")  # named: issue 23
     assert target.read_text() == "before\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.out"]  # no partial file left
 
@@ -199,13 +199,13 @@ def test_5_record_and_the_ledger_write_whole_or_not_at_all(
 ) -> None:
     folder = folder_of(tmp_path, {"changed": ('print("new")\n', "old\n")})
     found = run_snippets(load_snippets(folder), repeat=2, templates=templates)
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(JaxwaitsError, match=r"changed.out \(it is unchanged\): No space left"):
         record.apply(found, PLATFORM)
     assert (folder / "changed.out").read_text() == "old\n"
     verification = ledger.Verification(PLATFORM, {"changed": ledger.SnippetEntry(Outcome.MATCHED)})
     (tmp_path / "ledger").mkdir()
     (tmp_path / "ledger" / verification.filename).write_text("old ledger\n")
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(JaxwaitsError, match=r"\(it is unchanged\): No space left"):
         ledger.save(verification, tmp_path / "ledger")
     assert (tmp_path / "ledger" / verification.filename).read_text() == "old ledger\n"
     assert not [p for p in tmp_path.rglob("*.tmp")]

@@ -34,6 +34,14 @@ def _run(project: Project, args: argparse.Namespace) -> int:
     for result in results:
         print(report.describe(result, platform, backs.get(result.snippet.name, [])))
     print(report.summary(results, time.perf_counter() - started))
+    pinned = project.pinned_jax()
+    if platform.jax != pinned:
+        print(
+            f"note: {args.python} has jax {platform.jax}, not the pinned {pinned}: each snippet "
+            f"was judged against what jax {platform.jax} is known to print (its recorded output "
+            "where nothing else is known)",
+            file=sys.stderr,
+        )
     return 0 if all(result.outcome.passed for result in results) else 1
 
 

@@ -5,9 +5,37 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
+
+# What this process last wrote (size, modification time, inode) or removed (None), by path: a
+# snippet run that sees such a file as it was left by the tools did not change it.
+_OURS: dict[str, tuple[int, int, int] | None] = {}
+_LOCK = threading.Lock()
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        stat = os.lstat(path)
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns, stat.st_ino
+
+
+def written_by_us(path: Path) -> bool:
+    """Whether ``path`` is as this process last wrote or removed it."""
+    key = str(path.resolve())
+    with _LOCK:
+        return key in _OURS and _OURS[key] == _stat(path)
+
+
+def remove(path: Path) -> None:
+    """Remove a file the tools own (nothing if it is gone)."""
+    path.unlink(missing_ok=True)
+    with _LOCK:
+        _OURS[str(path.resolve())] = None
 
 
 def write_atomic(path: Path, content: str | bytes) -> None:
@@ -29,6 +57,8 @@ def write_atomic(path: Path, content: str | bytes) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
+        with _LOCK:
+            _OURS[str(path.resolve())] = _stat(path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
         raise JaxwaitsError(f"cannot write {path} (it is unchanged): {error.strerror}") from None

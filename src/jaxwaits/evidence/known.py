@@ -32,7 +32,7 @@ from packaging.version import InvalidVersion, Version
 
 from jaxwaits import toml_writer
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.files import write_atomic
+from jaxwaits.files import remove, write_atomic
 
 FOLDER = "known"
 UNCLASSIFIED = "unclassified"  # what --record-known writes until a maintainer decides
@@ -212,4 +212,4 @@ def save(known: Known) -> None:
     if known.outputs:
         write_atomic(known.path, dumps(known))
     else:
-        known.path.unlink(missing_ok=True)
+        remove(known.path)

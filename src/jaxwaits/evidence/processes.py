@@ -1,5 +1,6 @@
 """The processes that run snippets: started in sessions of their own, so that a timeout or a
-stop kills a snippet and everything it started; and the fresh-interpreter way to run one.
+stop kills a snippet and everything it started; and the fresh-interpreter way to run one, under
+a supervisor (:mod:`jaxwaits.evidence.supervisor`) that ends whatever the snippet left running.
 
 While :func:`children_die_with_us` holds, an interruption (Ctrl-C) or a SIGTERM or SIGHUP kills
 every snippet running, in a fresh interpreter or in a template's child, and every template, and
@@ -8,9 +9,11 @@ no run starts after it. Any other error fails only the batch it happened in.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -26,12 +29,14 @@ from jaxwaits.evidence.snippets import Snippet
 @dataclass(frozen=True)
 class Exit:
     """How a snippet's process ended: what it wrote, its exit code (negative: the signal that
-    killed it; None: killed at its timeout) and how long it took."""
+    killed it; None: killed at its timeout), how long it took, and the processes it left
+    running (each killed then)."""
 
     stdout: bytes
     stderr: bytes
     returncode: int | None
     seconds: float
+    left: tuple[str, ...] = ()
 
 
 class Stopped(JaxwaitsError):
@@ -140,25 +145,42 @@ def environment(settings: dict[str, str]) -> dict[str, str]:
     return {**env, **_PLAIN, **settings}
 
 
-def run_fresh(snippet: Snippet, python: str, cwd: Path | None = None) -> Exit:
-    """Run ``snippet`` in a fresh ``python``; kill it (and its children) past its timeout."""
+SUPERVISOR = Path(__file__).with_name("supervisor.py")
+_GRACE = 30  # seconds past a snippet's timeout before the supervisor itself is killed
+
+
+def run_fresh(snippet: Snippet, python: str, cwd: Path) -> Exit:
+    """Run ``snippet`` in a fresh ``python`` in ``cwd``, under a supervisor that kills it (and
+    its children) past its timeout and ends whatever it left running."""
     started = time.perf_counter()
+    handle, report = tempfile.mkstemp(prefix="jaxwaits-report-", suffix=".json")
+    os.close(handle)
+    os.unlink(report)  # the supervisor writes it whole, or not at all
     process = CHILDREN.start(
-        [python, str(snippet.path)],
-        cwd=cwd or snippet.path.parent,
+        [python, "-S", str(SUPERVISOR), report, f"{snippet.timeout:g}", str(snippet.path)],
+        cwd=cwd,
         env=environment(snippet.env),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    killed = False
     with process:
         try:
-            stdout, stderr = process.communicate(timeout=snippet.timeout)
-            returncode: int | None = process.returncode
+            stdout, stderr = process.communicate(timeout=snippet.timeout + _GRACE)
         except subprocess.TimeoutExpired:
             kill_group(process.pid)
+            killed = True
             stdout, stderr = process.communicate()
-            returncode = None
         finally:
             CHILDREN.done(process)
-    return Exit(stdout, stderr, returncode, time.perf_counter() - started)
+    try:
+        with open(report, encoding="utf-8") as file:
+            said = json.load(file)
+        os.unlink(report)
+    except (OSError, ValueError):  # no report: the supervisor was killed, or failed itself
+        returncode = None if killed else process.returncode
+        return Exit(stdout, stderr, returncode, time.perf_counter() - started)
+    status = said["status"]
+    returncode = None if status is None else os.waitstatus_to_exitcode(status)
+    return Exit(stdout, stderr, returncode, time.perf_counter() - started, tuple(said["left"]))

@@ -91,6 +91,18 @@ def describe(
         outputs = sorted({r.stdout for r in result.runs})
         body.append(f"its output varied over {len(result.runs)} runs ({len(outputs)} versions):")
         body.append(diff(outputs[0], outputs[1], "one run", "another run"))
+    elif outcome is Outcome.CHANGED_CHECKOUT:
+        body.append(
+            "while it ran, the checkout changed (a snippet runs in a scratch folder of its own and "
+            "must leave the checkout as it found it; `git status` shows what to restore):"
+        )
+        body.append("\n".join(f"    {change}" for change in run.changed))
+    elif outcome is Outcome.LEFT_RUNNING:
+        body.append(
+            f"it left {len(run.left)} process{'es' if len(run.left) > 1 else ''} running when it "
+            "ended, killed then (a snippet waits for what it starts):"
+        )
+        body.append("\n".join(f"    {process}" for process in run.left))
     elif outcome is Outcome.TIMED_OUT:
         body.append(f"killed after its {snippet.timeout:g} s timeout; it had printed:")
         body.append(tail(run.stdout))
@@ -104,6 +116,9 @@ def describe(
         )
     else:
         body.append(f"exited with status {run.returncode}")
+    if run.left and outcome is not Outcome.LEFT_RUNNING:
+        body.append("it also left running, killed when it ended:")
+        body.append("\n".join(f"    {process}" for process in run.left))
     if run.stderr.strip() and outcome is not Outcome.FLAKY:
         body.append(f"stderr (last lines):\n{tail(run.stderr)}")
     if outcome in (Outcome.DIFFERS, Outcome.NO_RECORDING):
@@ -123,4 +138,5 @@ def summary(results: Sequence[Result], seconds: float) -> str:
         for run in result.runs[:1]:
             ways[run.via.value] = ways.get(run.via.value, 0) + 1
     ran = "; ".join(f"{n} in {way}" for way, n in sorted(ways.items()))
-    return f"{len(results)} snippets: {parts} in {seconds:.1f} s" + (f" ({ran})" if ran else "")
+    snippets = "snippet" if len(results) == 1 else "snippets"
+    return f"{len(results)} {snippets}: {parts} in {seconds:.1f} s" + (f" ({ran})" if ran else "")

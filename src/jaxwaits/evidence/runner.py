@@ -6,22 +6,29 @@ By default a run is a child forked from a template that has imported JAX already
 snippet can observe, its ``# env:`` settings were applied before JAX was imported, it runs in a
 session of its own that is killed whole at its timeout, and a crash or a hang costs only its own
 result. Each run says which way it ran.
+
+Each run has a scratch folder of its own as its working directory, removed after it; a run that
+changes the checkout (:mod:`jaxwaits.evidence.checkout`) or leaves a process running fails,
+saying what it did (whatever it left running was killed when it ended).
 """
 
 from __future__ import annotations
 
 import enum
 import os
+import shutil
 import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from jaxwaits.evidence import checkout
 from jaxwaits.evidence.output import canonical, decode
 from jaxwaits.evidence.platform import PROBE, Platform, answer, probe
 from jaxwaits.evidence.processes import Exit, children_die_with_us, environment, run_fresh
@@ -33,6 +40,8 @@ class Outcome(enum.Enum):
     """What a snippet's runs showed: the one vocabulary for it, in the runner, the tests, the
     build and the ledger. Only the two ``MATCHED`` outcomes pass."""
 
+    CHANGED_CHECKOUT = "changed the checkout"  # wrote, removed or added a file in it
+    LEFT_RUNNING = "left a process running"  # killed when the snippet ended
     MATCHED = "matched"  # printed its recorded output
     MATCHED_KNOWN = "known difference"  # printed the output recorded for this release
     DIFFERS = "differs"
@@ -76,6 +85,8 @@ class Run:
     bad_byte: int | None = None  # the first byte of stdout that is not UTF-8
     via: Via = Via.FRESH
     why_fresh: str = ""  # why it did not run in a template when one was asked for
+    left: tuple[str, ...] = ()  # the processes it left running (killed then)
+    changed: tuple[str, ...] = ()  # what changed in the checkout while it ran
 
     @classmethod
     def of(cls, finished: Exit, via: Via, why_fresh: str = "") -> Run:
@@ -89,15 +100,27 @@ class Run:
             printed.bad_byte,
             via,
             why_fresh,
+            finished.left,
         )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Run:
-        return cls(**{**data, "via": Via(data.get("via", Via.FRESH.value))})
+        given = {**data, "via": Via(data.get("via", Via.FRESH.value))}
+        return cls(
+            **{
+                **given,
+                "left": tuple(data.get("left", ())),
+                "changed": tuple(data.get("changed", ())),
+            }
+        )
 
     @property
     def failure(self) -> Outcome | None:
         """Why the run failed whatever it printed, or None if it exited cleanly with text."""
+        if self.changed:
+            return Outcome.CHANGED_CHECKOUT
+        if self.left:
+            return Outcome.LEFT_RUNNING
         if self.returncode is None:
             return Outcome.TIMED_OUT
         if self.returncode < 0:
@@ -155,12 +178,24 @@ class Result:
 def run_once(
     snippet: Snippet,
     python: str = sys.executable,
-    cwd: Path | None = None,
     templates: Templates | None = None,
+    watch: Watch | None = None,
 ) -> Run:
-    """Run ``snippet`` once: in a child of the template for ``python`` and its settings, if
-    ``templates`` is given and that template could start; in a fresh ``python`` otherwise."""
-    where = cwd or snippet.path.parent
+    """Run ``snippet`` once, in a scratch folder of its own: in a child of the template for
+    ``python`` and its settings, if ``templates`` is given and that template could start; in a
+    fresh ``python`` otherwise. ``watch`` lays what changed in the checkout meanwhile at it."""
+    watch = watch or Watch(checkout.guarded_root(snippet.path.parent))
+    scratch = Path(tempfile.mkdtemp(prefix=f"jaxwaits-{snippet.name}-"))
+    (scratch / "work").mkdir()  # its working directory, with its parent removed with it too
+    try:
+        with watch.running(snippet.name) as seen:
+            run = _run_in(snippet, python, templates, scratch / "work")
+        return replace(run, changed=tuple(seen)) if seen else run
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run_in(snippet: Snippet, python: str, templates: Templates | None, where: Path) -> Run:
     if templates is None:
         return Run.of(run_fresh(snippet, python, where), Via.FRESH)
     template = templates.get(python, environment(snippet.env))
@@ -172,6 +207,39 @@ def run_once(
         return Run.of(run_fresh(snippet, python, where), Via.FRESH, str(error))
 
 
+class Watch:
+    """The checkout under ``root`` while snippets run: each run is told what changed in it
+    between its start and its end, and which other runs were running meanwhile."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._lock = threading.Lock()
+        self._running: dict[int, tuple[str, set[str]]] = {}  # each run: its name, runs beside it
+
+    @contextmanager
+    def running(self, name: str) -> Iterator[list[str]]:
+        """While a run lasts; the list it yields is filled, once it ends, with what changed."""
+        seen: list[str] = []
+        beside: set[str] = set()
+        with self._lock:
+            key = max(self._running, default=0) + 1
+            for other, others_beside in self._running.values():
+                beside.add(other)
+                others_beside.add(name)
+            self._running[key] = (name, beside)
+        before = checkout.snapshot(self.root)
+        try:
+            yield seen
+        finally:
+            with self._lock:
+                del self._running[key]
+        found = checkout.changes(before, checkout.snapshot(self.root))
+        beside.discard(name)
+        if found and beside:
+            found.append(f"(while {', '.join(sorted(beside))} also ran: any of them may have)")
+        seen += found
+
+
 def _execute(
     snippets: list[Snippet],
     repeat: int,
@@ -181,6 +249,9 @@ def _execute(
 ) -> list[tuple[Run, ...]]:
     runnable = [snippet for snippet in snippets if not snippet.problems]
     tasks = [snippet for snippet in runnable for _ in range(repeat)]
+    watches = {
+        root: Watch(root) for root in {checkout.guarded_root(s.path.parent) for s in runnable}
+    }
     pool = ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1)
     try:
         with children_die_with_us():  # an interruption kills the runs before anything waits
@@ -188,7 +259,16 @@ def _execute(
                 settings = {tuple(sorted(s.env.items())): s.env for s in runnable}
                 for env in settings.values():
                     pool.submit(templates.get, python, environment(env))
-            futures = [pool.submit(run_once, snippet, python, None, templates) for snippet in tasks]
+            futures = [
+                pool.submit(
+                    run_once,
+                    snippet,
+                    python,
+                    templates,
+                    watches[checkout.guarded_root(snippet.path.parent)],
+                )
+                for snippet in tasks
+            ]
             runs = [future.result() for future in futures]
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)

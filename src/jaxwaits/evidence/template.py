@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -90,18 +91,29 @@ class Template:
             "stderr": str(err),
         }
         try:
-            status = self._ask(request, snippet.timeout)
+            status, left = self._ask(request, snippet.timeout)
             stdout, stderr = out.read_bytes(), err.read_bytes()
-        except OSError as error:
-            raise TemplateFailed(f"the run's output is lost: {error}") from None
+        except (OSError, TemplateFailed) as error:
+            raise TemplateFailed(self._died() or f"the run's output is lost: {error}") from None
         finally:
             out.unlink(missing_ok=True)
             err.unlink(missing_ok=True)
-        return Exit(stdout, stderr, status, time.perf_counter() - started)
+        return Exit(stdout, stderr, status, time.perf_counter() - started, left)
 
-    def _ask(self, request: dict[str, object], timeout: float) -> int | None:
+    def _died(self) -> str:
+        """Why the template is gone ('' while it runs)."""
+        try:
+            code = self.process.wait(timeout=1)  # a template that dies closes its socket first
+        except subprocess.TimeoutExpired:
+            return ""
+        how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        return f"the template died during the run ({how})"
+
+    def _ask(
+        self, request: dict[str, object], timeout: float
+    ) -> tuple[int | None, tuple[str, ...]]:
         """The child's exit code (negative: the signal that ended it; None: killed at its
-        timeout)."""
+        timeout), and the processes it left running."""
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
             try:
                 connection.connect(str(self.folder / "socket"))
@@ -122,9 +134,13 @@ class Template:
                     said = replies.next(None)
             finally:
                 processes.CHILDREN.untrack(child)
+            left: tuple[str, ...] = ()
+            if said[:1] == ["left"]:
+                left = tuple(json.loads(said[1]))
+                said = replies.next(None)
         if said[:1] != ["status"]:
             raise TemplateFailed("the template lost the run")
-        return None if timed_out else os.waitstatus_to_exitcode(int(said[1]))
+        return None if timed_out else os.waitstatus_to_exitcode(int(said[1])), left
 
     def let_go(self) -> None:
         """Tell the template to leave once its runs end (it reaps its children and exits)."""
@@ -164,8 +180,8 @@ class _Lines:
         self.buffer = b""
 
     def next(self, timeout: float | None) -> list[str]:
-        """The next line's words; [] if ``timeout`` seconds pass first or the line never
-        comes."""
+        """The next line's first word and the rest of it; [] if ``timeout`` seconds pass first
+        or the line never comes."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self.buffer:
             left = None if deadline is None else deadline - time.monotonic()
@@ -180,7 +196,7 @@ class _Lines:
                 return []
             self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
-        return line.decode().split()
+        return line.decode().split(" ", 1)
 
 
 @dataclass

@@ -5,15 +5,18 @@ Run by path with the environment's own interpreter (``python template_server.py 
 uses the standard library and JAX only: the environments of other releases have no jaxwaits.
 
 Each connection on the Unix socket asks for one run. A monitor process is forked for it; the
-monitor forks the snippet's process, which starts a session of its own (so that a timeout kills
-it and everything it started), takes the files it was given as stdout and stderr, and runs the
-snippet as ``__main__``; it ends as an interpreter does, threads joined and atexit handlers run,
-short of the teardown (see :func:`_end`). The monitor sends the snippet's pid, waits for it,
-sends its wait status and exits. The template reaps the monitors (so their CPU time counts
-towards its own) and leaves when its stdin closes: when the runner is done with it, or gone.
+monitor, the subreaper of everything below it (:mod:`jaxwaits.evidence.supervisor`), forks the
+snippet's process, which starts a session of its own (so that a timeout kills it and everything
+it started), takes the files it was given as stdout and stderr, and runs the snippet as
+``__main__``; it ends as an interpreter does, threads joined and atexit handlers run, short of
+the teardown (see :func:`_end`). The monitor sends the snippet's pid, waits for it, ends and
+names the processes it left running, sends them and its wait status, and exits. The template
+reaps the monitors (so their CPU time counts towards its own) and leaves when its stdin closes:
+when the runner is done with it, or gone.
 """
 
 import gc
+import importlib.util
 import json
 import os
 import select
@@ -31,6 +34,7 @@ def main(address: str) -> NoReturn:
     # What was imported lives for the whole process, as in a fresh interpreter; frozen, it is
     # never traversed by a child's collections, which would copy every page it sits on.
     gc.freeze()
+    supervisor = _supervisor()
 
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(address)
@@ -50,7 +54,7 @@ def main(address: str) -> NoReturn:
         sys.stderr.flush()
         if os.fork() == 0:
             server.close()
-            _monitor(connection)
+            _monitor(connection, supervisor)
         connection.close()
 
 
@@ -64,19 +68,32 @@ def _reap(*, block: bool) -> None:
             return
 
 
-def _monitor(connection: socket.socket) -> NoReturn:
-    """In the monitor: start the run, send the snippet's pid, wait for it, send its status."""
+def _supervisor():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "supervisor.py")
+    spec = importlib.util.spec_from_file_location("jaxwaits_supervisor", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _monitor(connection: socket.socket, supervisor) -> NoReturn:
+    """In the monitor: start the run, send the snippet's pid, wait for it, end what it left
+    running, send those and its status."""
     try:
         request = json.loads(connection.makefile("r", encoding="utf-8").readline())
+        supervisor.become_subreaper()
         child = os.fork()
     except BaseException:
         os._exit(1)
     if child == 0:
         connection.close()
+        supervisor.die_with_parent()
         _snippet(request)
     try:
         connection.sendall(f"pid {child}\n".encode())
         _, status = os.waitpid(child, 0)
+        left = supervisor.end_left_behind(child)
+        connection.sendall(f"left {json.dumps(left)}\n".encode())
         connection.sendall(f"status {status}\n".encode())
     finally:
         os._exit(0)
@@ -106,7 +123,8 @@ def _snippet(request: dict) -> NoReturn:
         while frames is not None and frames.tb_frame.f_code.co_filename != path:
             frames = frames.tb_next
         traceback.print_exception(type(error), error, frames or error.__traceback__)
-        _end(1)
+        # An interpreter left by an uncaught KeyboardInterrupt ends by SIGINT, as if killed
+        _end(1, signal.SIGINT if isinstance(error, KeyboardInterrupt) else None)
     _end(0)
 
 
@@ -120,9 +138,10 @@ def _exit_code(code: object) -> int:
     return 1
 
 
-def _end(code: int) -> NoReturn:
+def _end(code: int, by: int | None = None) -> NoReturn:
     """End as an interpreter ends, up to its teardown: wait for the snippet's non-daemon threads,
-    run its atexit handlers, flush its output. The teardown that follows in an interpreter (every
+    run its atexit handlers, flush its output (a stream the snippet closed is left alone); then
+    exit with ``code``, or by the signal ``by``. The teardown that follows in an interpreter (every
     module and object finalized: 0.1 s with JAX loaded) prints nothing a snippet means to print;
     that a fresh interpreter agrees is checked once per release by ``verify``."""
     import atexit
@@ -132,9 +151,13 @@ def _end(code: int) -> NoReturn:
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if not stream.closed:
+                stream.flush()
         except Exception:
             code = 120  # as an interpreter that cannot flush its output exits
+    if by is not None:
+        signal.signal(by, signal.SIG_DFL)
+        os.kill(os.getpid(), by)
     os._exit(code)
 
 

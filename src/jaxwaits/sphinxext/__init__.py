@@ -31,6 +31,7 @@ from sphinx.util import logging
 
 from jaxwaits.claims import registry
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import checkout
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift, manifest
 from jaxwaits.project import find_project
@@ -130,6 +131,47 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
         logger.warning(problem, type="jaxwaits", subtype="pieces")
 
 
+UNFINISHED = ".jaxwaits-build-unfinished"  # in the output folder while a build reads and writes
+
+
+def _after_an_unfinished_build(
+    app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """A build stopped part-way (a kill, Ctrl-C, a crash) leaves pages written by two builds;
+    the next one reads and writes every page again, whatever changed."""
+    marker = Path(app.outdir) / UNFINISHED
+    again = sorted(env.found_docs) if marker.exists() else []
+    if again:
+        logger.info("the last build did not finish: reading and writing every page again")
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text("a build is reading or writing this site\n", encoding="utf-8")
+    return again
+
+
+def _note_the_checkout(app: Sphinx) -> None:
+    """The checkout as the build found it, once the files it generates are written."""
+    site(app.env).checkout_before = checkout.snapshot(inputs(app).project.root)
+
+
+def _checkout_unchanged(app: Sphinx, exception: Exception | None) -> None:
+    """Nothing a page or a snippet ran changed the checkout (each snippet run is also checked
+    on its own, in the kernel)."""
+    before = site(app.env).checkout_before
+    if exception is None and before is not None:
+        for change in checkout.changes(before, checkout.snapshot(before.root)):
+            logger.warning(
+                "the checkout changed during the build: %s",
+                change,
+                type="jaxwaits",
+                subtype="checkout",
+            )
+
+
+def _finished(app: Sphinx, exception: Exception | None) -> None:
+    if exception is None:
+        (Path(app.outdir) / UNFINISHED).unlink(missing_ok=True)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     kernels.setup(app)  # declares jaxwaits_kernels
     app.connect("builder-inited", _check_config, priority=300)
@@ -141,6 +183,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     changes.setup(app)
     annotated.setup(app)
     app.connect("build-finished", _publishable)
+    app.connect("env-get-outdated", _after_an_unfinished_build)
+    app.connect("builder-inited", _note_the_checkout, priority=900)  # after the files it writes
+    app.connect("build-finished", _checkout_unchanged)
+    app.connect("build-finished", _finished, priority=900)  # after everything else
     app.add_css_file("jaxwaits.css")  # annotated.setup adds the package's static folder
     app.add_js_file("jaxwaits.js")
     return {

@@ -25,7 +25,7 @@ from jaxwaits.claims import cite, registry, scope
 from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.evidence.snippets import load_snippets, orphans
-from jaxwaits.files import inside, write_atomic
+from jaxwaits.files import inside, remove, write_atomic
 from jaxwaits.releases import verdicts
 from jaxwaits.sphinxext import ledger_table
 from jaxwaits.sphinxext.state import Citation, Context, inputs, site
@@ -507,7 +507,7 @@ def _write_pages(app: Sphinx) -> None:
         for claim in found.registry.claims.values()
     }
     for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
-        (folder / stale).unlink()
+        remove(folder / stale)
     for name, text in wanted.items():
         path = inside(folder, name)
         if not path.exists() or path.read_text(encoding="utf-8") != text:

@@ -20,6 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from jaxwaits.claims.registry import Registry
+from jaxwaits.evidence.checkout import Snapshot
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.runner import Outcome
 from jaxwaits.project import Project
@@ -105,6 +106,7 @@ class Site:
     inputs: Inputs | None = None
     pages: dict[str, PageFacts] = field(default_factory=dict)
     verdicts_seen: str = ""  # the verdicts the pages were last read with
+    checkout_before: Snapshot | None = None  # the checkout as this build found it
 
     def page(self, docname: str) -> PageFacts:
         return self.pages.setdefault(docname, PageFacts())
