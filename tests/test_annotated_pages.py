@@ -12,6 +12,8 @@ from jaxwaits.pieces import vendored
 from jaxwaits.project import find_project
 from jaxwaits.sphinxext.annotated import github_url
 
+pytestmark = pytest.mark.build  # every test here builds a site
+
 PROJECT = find_project(Path(__file__).parent)
 
 

@@ -12,6 +12,8 @@ from copies import SCOPE, edited
 
 from jaxwaits.evidence.snippets import read_snippet
 
+pytestmark = pytest.mark.build  # every test here builds a site
+
 CONF = """
 extensions = ["myst_nb", "jaxwaits.sphinxext"]
 exclude_patterns = ["_build"]

@@ -21,6 +21,8 @@ from jaxwaits.evidence.runner import Outcome, run_snippets
 from jaxwaits.evidence.snippets import read_snippet
 from jaxwaits.pieces import manifest
 
+pytestmark = pytest.mark.build  # every test here builds a site
+
 FLOOD_LINES = 500_000  # 50 MB of output
 
 
