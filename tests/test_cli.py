@@ -13,8 +13,9 @@ from copies import SCOPE
 from jaxwaits import cli
 from jaxwaits.evidence import known as known_differences
 from jaxwaits.evidence import report
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import probe
-from jaxwaits.evidence.runner import Outcome, run_snippets
+from jaxwaits.evidence.runner import run_snippets
 from jaxwaits.evidence.snippets import load_snippets, orphans, read_snippet
 from jaxwaits.evidence.template import Templates
 from jaxwaits.releases import ledger

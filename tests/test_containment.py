@@ -21,9 +21,10 @@ from jaxwaits import cli, files
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout, known, report
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.processes import environment, kill_group
-from jaxwaits.evidence.runner import Outcome, Via, run_once, run_snippets
+from jaxwaits.evidence.runner import Via, run_once, run_snippets
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.evidence.template import Template, Templates
 from jaxwaits.files import inside

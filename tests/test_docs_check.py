@@ -276,7 +276,7 @@ def standings(site: Path) -> Path:
     verified = site / "docs" / "verified"
     verified.mkdir()
     (verified / "jax-0.4.30-cpu.json").write_text(
-        _ledger_file(site, "0.4.30", "known difference", "-bye\n+ciao\n")
+        _ledger_file(site, "0.4.30", "known-difference", "-bye\n+ciao\n")
     )
     (verified / "jax-0.5.3-cpu.json").write_text(_ledger_file(site, "0.5.3", "matched"))
     return site

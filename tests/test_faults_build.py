@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from copies import Copy, copy_project, edited, page
 
-from jaxwaits.evidence.runner import Outcome, run_snippets
+from jaxwaits.evidence.outcomes import Outcome
+from jaxwaits.evidence.runner import run_snippets
 from jaxwaits.evidence.snippets import read_snippet
 from jaxwaits.pieces import manifest
 

@@ -23,8 +23,9 @@ from jaxwaits import cli, files
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome, run_snippets
+from jaxwaits.evidence.runner import run_snippets
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.evidence.template import Templates
 from jaxwaits.pieces import manifest

@@ -14,9 +14,10 @@ from jaxwaits.claims.registry import Claim
 from jaxwaits.claims.scope import Scope
 from jaxwaits.evidence import known
 from jaxwaits.evidence.known import Classification, Known, KnownOutput
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome
 from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases import ledger, verdicts
 from jaxwaits.releases.ledger import SnippetEntry, Verification
 from jaxwaits.releases.universe import Universe
@@ -165,3 +166,32 @@ def test_an_unknown_outcome_in_a_file_is_named(tmp_path: Path, judge: verdicts.J
     problems = ledger.read(tmp_path)[1]
     assert [str(p).split(": ", 1)[0] for p in problems] == [str(path)]
     assert "not a readable ledger file" in str(problems[0]) and "matchd" in str(problems[0])
+
+
+def test_the_stored_codes_never_change() -> None:
+    """The ledger stores these codes; a new one may be added, none reworded or removed (the
+    words shown for them are free to change)."""
+    assert {o.value for o in Outcome} >= {
+        "changed-checkout",
+        "left-running",
+        "matched",
+        "known-difference",
+        "differs",
+        "no-recording",
+        "raised",
+        "crashed",
+        "timed-out",
+        "not-utf8",
+        "flaky",
+        "invalid",
+        "fresh-differs",
+        "env-mismatch",
+        "not-run",
+    }
+    assert {o.value for o in PieceOutcome} >= {
+        "identical",
+        "differs-as-recorded",
+        "absent-as-recorded",
+        "unrecorded-change",
+    }
+    assert all(o.words for o in [*Outcome, *PieceOutcome])  # each has its shown words

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from jaxwaits.evidence import record, report, runner
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome, Result, Run, Via, run_snippets
+from jaxwaits.evidence.runner import Result, Run, Via, run_snippets
 from jaxwaits.evidence.snippets import Snippet, load_snippets
 from jaxwaits.evidence.template import Templates
 

@@ -16,9 +16,10 @@ from dataclasses import replace
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import known as known_differences
 from jaxwaits.evidence.known import UNCLASSIFIED, Classification
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform, probe
 from jaxwaits.evidence.report import describe, diff
-from jaxwaits.evidence.runner import Outcome, Result, run_snippets
+from jaxwaits.evidence.runner import Result, run_snippets
 from jaxwaits.evidence.snippets import Snippet
 from jaxwaits.files import write_atomic
 

@@ -10,9 +10,10 @@ import difflib
 from collections.abc import Sequence
 from pathlib import Path
 
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.output import cap
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome, Result
+from jaxwaits.evidence.runner import Result
 from jaxwaits.evidence.snippets import Snippet
 
 _TAIL_LINES = 25
@@ -72,7 +73,7 @@ def describe(
     way = f", in {ran.via.value}" if ran else ""
     if ran and ran.why_fresh:
         way += f" ({ran.why_fresh})"
-    head = f"snippet {snippet.name} ({where}; {backs}): {outcome.value}{on}{way}"
+    head = f"snippet {snippet.name} ({where}; {backs}): {outcome.words}{on}{way}"
     if outcome.passed:
         return head
     if outcome is Outcome.INVALID:
@@ -131,7 +132,7 @@ def summary(results: Sequence[Result], seconds: float) -> str:
     """One line: how many snippets had each outcome, the wall time, and which way they ran."""
     counts: dict[str, int] = {}
     for result in results:
-        counts[result.outcome.value] = counts.get(result.outcome.value, 0) + 1
+        counts[result.outcome.words] = counts.get(result.outcome.words, 0) + 1
     parts = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
     ways: dict[str, int] = {}
     for result in results:

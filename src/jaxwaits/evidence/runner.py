@@ -29,41 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from jaxwaits.evidence import checkout
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.output import canonical, decode
 from jaxwaits.evidence.platform import PROBE, Platform, answer, probe
 from jaxwaits.evidence.processes import Exit, children_die_with_us, environment, run_fresh
 from jaxwaits.evidence.snippets import Snippet, read_snippet
 from jaxwaits.evidence.template import Template, TemplateFailed, Templates
-
-
-class Outcome(enum.Enum):
-    """What a snippet's runs showed: the one vocabulary for it, in the runner, the tests, the
-    build and the ledger. Only the two ``MATCHED`` outcomes pass."""
-
-    CHANGED_CHECKOUT = "changed the checkout"  # wrote, removed or added a file in it
-    LEFT_RUNNING = "left a process running"  # killed when the snippet ended
-    MATCHED = "matched"  # printed its recorded output
-    MATCHED_KNOWN = "known difference"  # printed the output recorded for this release
-    DIFFERS = "differs"
-    NO_RECORDING = "no recorded output"
-    RAISED = "raised"
-    CRASHED = "crashed"
-    TIMED_OUT = "timed out"
-    NOT_UTF8 = "printed bytes that are not UTF-8"
-    FLAKY = "flaky"
-    INVALID = "invalid settings"
-    SPLIT = "printed otherwise in a fresh interpreter"  # than in a template's child
-    ENV_MISMATCH = "environment mismatch"  # the build only: the page's kernel sets another env
-    NOT_RUN = "not run in this build"  # the build only: the cell did not run the snippet
-
-    @property
-    def passed(self) -> bool:
-        return self in (Outcome.MATCHED, Outcome.MATCHED_KNOWN)
-
-    @property
-    def recordable(self) -> bool:
-        """Whether a run with this outcome may be recorded: it ran cleanly and steadily."""
-        return self.passed or self in (Outcome.DIFFERS, Outcome.NO_RECORDING)
 
 
 class Via(enum.Enum):

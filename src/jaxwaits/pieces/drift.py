@@ -41,12 +41,17 @@ class Installed:
 
 class PieceOutcome(enum.Enum):
     """What a vendored piece showed against one JAX release: the one vocabulary for it, in the
-    drift check, the ledger and the matrix. Only an unrecorded change fails."""
+    drift check, the ledger and the matrix. Only an unrecorded change fails. Each value is the
+    stored code the ledger keeps, never reworded; :attr:`words` is what a person reads."""
 
     IDENTICAL = "identical"
-    DIFFERS_AS_RECORDED = "differs as recorded"
-    ABSENT_AS_RECORDED = "absent as recorded"
-    UNRECORDED_CHANGE = "unrecorded change"
+    DIFFERS_AS_RECORDED = "differs-as-recorded"
+    ABSENT_AS_RECORDED = "absent-as-recorded"
+    UNRECORDED_CHANGE = "unrecorded-change"
+
+    @property
+    def words(self) -> str:
+        return self.value.replace("-", " ")
 
     @property
     def passed(self) -> bool:
@@ -61,7 +66,7 @@ AS_RECORDED = {
 
 
 @dataclass(frozen=True)
-class Verdict:
+class PieceCheck:
     piece: str
     outcome: PieceOutcome
     message: str
@@ -166,7 +171,7 @@ def _as_recorded(entry: Entry, run: Run | None, version: str) -> str:
 
 def check_piece(
     entry: Entry, piece: vendored.Piece, version: str, text: str | None, run: Run | None, rel: str
-) -> Verdict:
+) -> PieceCheck:
     """Judge one piece: its installed ``text`` against the manifest's ``run`` for ``version``."""
     intact = sha256(piece.upstream) == entry.sha256
     status = run.status if run else TextState.IDENTICAL
@@ -178,12 +183,12 @@ def check_piece(
         ok = intact and status == TextState.IDENTICAL and text == piece.upstream
     if not ok:
         failure = _failure(entry, piece, version, text, run, rel)
-        return Verdict(entry.name, PieceOutcome.UNRECORDED_CHANGE, failure)
+        return PieceCheck(entry.name, PieceOutcome.UNRECORDED_CHANGE, failure)
     told = f"{entry.name}: {_as_recorded(entry, run, version)}"
-    return Verdict(entry.name, AS_RECORDED[status], told)
+    return PieceCheck(entry.name, AS_RECORDED[status], told)
 
 
-def check(project: Project, python: str) -> tuple[Installed, list[Verdict]]:
+def check(project: Project, python: str) -> tuple[Installed, list[PieceCheck]]:
     """Every piece in the manifest, against the JAX that ``python`` has (none in a checkout
     without vendored pieces)."""
     jax = installed(python)

@@ -1,9 +1,9 @@
 """The ledger: what each verified JAX release showed, one JSON file per release and backend in
 ``docs/verified/``.
 
-A file records, per snippet, its :class:`~jaxwaits.evidence.runner.Outcome` (``matched``, a
-``known difference`` recorded for that release in ``snippets/known/``, or a failure with its diff
-or reason), the fingerprint of the evidence it judged and a hash of what it printed; per vendored
+A file records, per snippet, its :class:`~jaxwaits.evidence.outcomes.Outcome` as its stored code
+(``matched``, ``known-difference``: the output recorded for that release in ``snippets/known/``,
+or a failure's code with its diff or reason), the fingerprint of the evidence it judged and a hash of what it printed; per vendored
 piece, its :class:`~jaxwaits.pieces.drift.PieceOutcome`; whether the release is yanked; and, for
 a release that cannot be installed here, why (and nothing else); and the day those results were
 first recorded. Verifying again what has not changed rewrites nothing, that day included. What
@@ -22,8 +22,8 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome
 from jaxwaits.files import write_atomic
 from jaxwaits.pieces.drift import AS_RECORDED, PieceOutcome
 from jaxwaits.pieces.manifest import Manifest
@@ -184,8 +184,8 @@ def disagreements(
             says = AS_RECORDED[run.status] if run else PieceOutcome.IDENTICAL
             if entry.outcome is not says:
                 found.append(
-                    f"{folder}/{verification.filename}: found {name} {entry.outcome.value} on "
-                    f"jax {version}, but the manifest says {says.value}; re-run provenance, or "
+                    f"{folder}/{verification.filename}: found {name} {entry.outcome.words} on "
+                    f"jax {version}, but the manifest says {says.words}; re-run provenance, or "
                     f"re-verify jax {version}"
                 )
     return found

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from jaxwaits.claims.registry import Claim
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.known import CLASSIFIED, Known
-from jaxwaits.evidence.runner import Outcome
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.snippets import Snippet
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.universe import Universe
@@ -117,7 +117,7 @@ class Judge:
         if entry.fingerprint != fingerprint:
             return ClaimVerdict(Verdict.STALE, f"{name} changed since jax {release} was verified")
         if not entry.outcome.passed:
-            return ClaimVerdict(Verdict.FAILS, f"{name}: {entry.outcome.value}")
+            return ClaimVerdict(Verdict.FAILS, f"{name}: {entry.outcome.words}")
         if entry.outcome is Outcome.MATCHED:
             return ClaimVerdict(Verdict.HOLDS)
         given = classification(known, release, claim_id)

@@ -13,9 +13,10 @@ from packaging.version import Version
 from jaxwaits.claims import cite
 from jaxwaits.claims.registry import Registry
 from jaxwaits.evidence import record
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.report import describe, diff
-from jaxwaits.evidence.runner import Outcome, Result, judge, run_on
+from jaxwaits.evidence.runner import Result, judge, run_on
 from jaxwaits.evidence.snippets import load_snippets, read_snippet
 from jaxwaits.pieces import drift
 from jaxwaits.pieces.drift import PieceOutcome
@@ -151,7 +152,7 @@ def _both_ways(entry: SnippetEntry, result: Result, fresh: Result | None) -> Sni
     if (ours.stdout, ours.failure) == (theirs.stdout, theirs.failure):
         return replace(entry, same_when_fresh=True)
     change = diff(ours.stdout, theirs.stdout, "in a template's child", "in a fresh interpreter")
-    said = f"in a template's child: {result.outcome.value}; fresh: {fresh.outcome.value}\n"
+    said = f"in a template's child: {result.outcome.words}; fresh: {fresh.outcome.words}\n"
     return SnippetEntry(Outcome.SPLIT, said + change, entry.fingerprint, "")
 
 
@@ -200,7 +201,7 @@ def counts(verification: Verification) -> str:
         return f"not installable here: {verification.not_installable}"
     found: dict[str, int] = {}
     for entry in [*verification.snippets.values(), *verification.pieces.values()]:
-        found[entry.outcome.value] = found.get(entry.outcome.value, 0) + 1
+        found[entry.outcome.words] = found.get(entry.outcome.words, 0) + 1
     told = ", ".join(f"{n} {outcome}" for outcome, n in sorted(found.items()))
     return f"{'ok' if verification.passed else 'FAILED'}: {told}"
 
@@ -209,7 +210,7 @@ def failures(verification: Verification) -> list[str]:
     """Each snippet or piece that failed on the release, with its report."""
     entries = [*verification.snippets.items(), *verification.pieces.items()]
     return [
-        f"{name}: {entry.outcome.value}\n{entry.detail}"
+        f"{name}: {entry.outcome.words}\n{entry.detail}"
         for name, entry in entries
         if not entry.outcome.passed
     ]
@@ -228,7 +229,7 @@ def release_note(project: Project, registry: Registry, verification: Verificatio
     ]
     lines += [f"- {verdict} ({len(ids)}): {', '.join(ids)}" for verdict, ids in by_verdict.items()]
     changed = [
-        f"`{name}`: {entry.outcome.value}"
+        f"`{name}`: {entry.outcome.words}"
         for name, entry in verification.pieces.items()
         if entry.outcome is not PieceOutcome.IDENTICAL
     ]

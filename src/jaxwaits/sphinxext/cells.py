@@ -27,9 +27,10 @@ from sphinx.util.docutils import SphinxRole
 from jaxwaits.claims import reader
 from jaxwaits.evidence import report
 from jaxwaits.evidence.kernel import MARK
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.output import cap
 from jaxwaits.evidence.platform import Platform, probe
-from jaxwaits.evidence.runner import Outcome, Result, Run, judge
+from jaxwaits.evidence.runner import Result, Run, judge
 from jaxwaits.evidence.snippets import load_snippets, read_snippet
 from jaxwaits.files import write_atomic
 from jaxwaits.sphinxext.kernels import kernel_env

@@ -248,7 +248,7 @@ def standing(app: Sphinx, claim: Claim) -> ClaimStanding:
             return _failing(f"its evidence {name} did not run in this build")
         failed = next((cell for cell in ran if not cell.outcome.passed), None)
         if failed is not None:
-            return _failing(f"its evidence {name}: {failed.outcome.value}")
+            return _failing(f"its evidence {name}: {failed.outcome.words}")
     if claim.needs and claim.needs != platform.backend:
         return ClaimStanding(
             Standing.NEEDS_BACKEND,

@@ -18,7 +18,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from jaxwaits.claims.cite import PAGES
-from jaxwaits.evidence.runner import Outcome
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
@@ -222,7 +222,7 @@ def _pieces_table(found: Inputs, folded: list[Group]) -> nodes.Element:
         for group in folded:
             outcome = _pieces(found, group.releases[0]).get(name)
             mark = PIECE_MARKS[outcome] if outcome else "?"
-            label = outcome.value if outcome else "not checked"
+            label = outcome.words if outcome else "not checked"
             row.append(
                 nodes.reference(
                     mark, mark, refid=group.anchor, reftitle=label, classes=["jaxwaits-mark"]
@@ -297,12 +297,12 @@ def _differences(verification: Verification) -> list[nodes.Node]:
     out: list[nodes.Node] = []
     entries = [
         *(
-            (name, e.outcome.value, e.detail)
+            (name, e.outcome.words, e.detail)
             for name, e in sorted(verification.snippets.items())
             if e.outcome is not Outcome.MATCHED
         ),
         *(
-            (name, e.outcome.value, e.detail)
+            (name, e.outcome.words, e.detail)
             for name, e in sorted(verification.pieces.items())
             if e.outcome is not PieceOutcome.IDENTICAL
         ),

@@ -21,8 +21,8 @@ from sphinx.environment import BuildEnvironment
 
 from jaxwaits.claims.registry import Registry
 from jaxwaits.evidence.checkout import Snapshot
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
-from jaxwaits.evidence.runner import Outcome
 from jaxwaits.project import Project
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.universe import Universe
