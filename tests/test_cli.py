@@ -92,7 +92,7 @@ releases = ["{release}"]
 text = "1\\n"
 
 [output.verdicts.says-one]
-verdict = "holds, output differs"
+verdict = "holds-output-differs"
 why = "it says it in digits"
 """
 

@@ -163,7 +163,7 @@ text = '''
 '''
 
 [output.verdicts.some-claim]
-verdict = "not observable"
+verdict = "not-observable"
 why = "because"
 """
 BAD_KNOWN = {
@@ -181,9 +181,9 @@ BAD_KNOWN = {
         "output 1.text: must be the text printed, a string, got 5",
     ),
     "an unknown verdict word": (
-        GOOD_KNOWN.replace('"not observable"', '"maybe"'),
-        "output 1.verdicts.some-claim.verdict: 'maybe' is not one of: holds, output differs / "
-        "does not hold / not observable / absent",
+        GOOD_KNOWN.replace('"not-observable"', '"maybe"'),
+        "output 1.verdicts.some-claim.verdict: 'maybe' is not one of: holds-output-differs / "
+        "does-not-hold / not-observable / absent",
     ),
     "a misspelt key": (GOOD_KNOWN.replace("text =", "txt ="), "output 1.txt: unknown key"),
 }
@@ -215,6 +215,12 @@ def test_6_a_bad_known_file_fails_only_its_snippet_naming_file_and_key(
 
 def test_6_the_verdict_words_a_known_file_stores_are_the_classifications() -> None:
     assert [v.value for v in verdicts.CLASSIFICATIONS] == list(known.CLASSIFIED)
+    assert [v.words for v in verdicts.CLASSIFICATIONS] == [
+        "holds, output differs",
+        "does not hold",
+        "not observable",
+        "absent",
+    ]
 
 
 # 2. A snippet runs in a scratch folder; one that changes the checkout fails, naming the change.

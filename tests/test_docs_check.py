@@ -259,7 +259,7 @@ releases = ["0.4.30"]
 text = "ciao\\n"
 
 [output.verdicts.says-bye]
-verdict = "holds, output differs"
+verdict = "holds-output-differs"
 why = "it said bye in Italian"
 """
 

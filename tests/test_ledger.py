@@ -41,8 +41,8 @@ def judge(tmp_path: Path) -> verdicts.Judge:
     (tmp_path / "b.py").write_text("print('b')\n")
     (tmp_path / "b.out").write_text("b\n")
     said = {
-        "says-a": Classification("holds, output differs", "the error class had another name"),
-        "says-ab": Classification("does not hold", "the product had not finished"),
+        "says-a": Classification("holds-output-differs", "the error class had another name"),
+        "says-ab": Classification("does-not-hold", "the product had not finished"),
     }
     output = KnownOutput("A\n", ("0.4.30", "0.4.31"), said)
     unexplained = KnownOutput("AA\n", ("0.4.38",), {"says-a": Classification("unclassified", "")})
@@ -124,9 +124,9 @@ def test_a_known_output_nobody_classified_is_named(judge: verdicts.Judge) -> Non
     problems = verdicts.unclassified(judge, [claim(), claim("says-ab", "a", "b")])
     assert [p.split(": ", 1)[1] for p in problems] == [
         "the output of jax 0.4.38 says 'unclassified' for claim says-a; give it a verdict "
-        "(holds, output differs / does not hold / not observable / absent) and why",
-        "the output of jax 0.4.38 says nothing for claim says-ab; give it a verdict (holds, "
-        "output differs / does not hold / not observable / absent) and why",
+        "(holds-output-differs / does-not-hold / not-observable / absent) and why",
+        "the output of jax 0.4.38 says nothing for claim says-ab; give it a verdict "
+        "(holds-output-differs / does-not-hold / not-observable / absent) and why",
     ]
 
 
@@ -169,8 +169,8 @@ def test_an_unknown_outcome_in_a_file_is_named(tmp_path: Path, judge: verdicts.J
 
 
 def test_the_stored_codes_never_change() -> None:
-    """The ledger stores these codes; a new one may be added, none reworded or removed (the
-    words shown for them are free to change)."""
+    """The ledger and the known-difference files store these codes; a new one may be added,
+    none reworded or removed (the words shown for them are free to change)."""
     assert {o.value for o in Outcome} >= {
         "changed-checkout",
         "left-running",
@@ -194,4 +194,14 @@ def test_the_stored_codes_never_change() -> None:
         "absent-as-recorded",
         "unrecorded-change",
     }
-    assert all(o.words for o in [*Outcome, *PieceOutcome])  # each has its shown words
+    assert {v.value for v in Verdict} >= {
+        "holds",
+        "holds-output-differs",
+        "does-not-hold",
+        "not-observable",
+        "absent",
+        "not-verified",
+        "stale",
+        "fails",
+    }  # the known-difference files store the classifications among them
+    assert all(o.words for o in [*Outcome, *PieceOutcome, *Verdict])  # each has its shown words

@@ -11,7 +11,7 @@ release that printed it, so that one classification covers them all::
     '''
 
     [output.verdicts.is-ready-never-waits]
-    verdict = "not observable"           # one of CLASSIFIED
+    verdict = "not-observable"           # one of CLASSIFIED
     why = "CPU dispatch was synchronous up to jax 0.4.31."
 
 The releases and text are the tools'; each verdict and its ``why`` is a maintainer's, one per
@@ -38,7 +38,7 @@ FOLDER = "known"
 UNCLASSIFIED = "unclassified"  # what --record-known writes until a maintainer decides
 # What a maintainer may say a known output means for a claim: stored codes, and the values of
 # the matching verdicts (jaxwaits.releases.verdicts.CLASSIFICATIONS).
-CLASSIFIED = ("holds, output differs", "does not hold", "not observable", "absent")
+CLASSIFIED = ("holds-output-differs", "does-not-hold", "not-observable", "absent")
 HEADER = """\
 What the snippet prints on releases where it does not print its recorded output, and what each
 output means for the claims it backs. `python -m jaxwaits record --known` writes the releases and

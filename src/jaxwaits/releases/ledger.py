@@ -3,12 +3,12 @@
 
 A file records, per snippet, its :class:`~jaxwaits.evidence.outcomes.Outcome` as its stored code
 (``matched``, ``known-difference``: the output recorded for that release in ``snippets/known/``,
-or a failure's code with its diff or reason), the fingerprint of the evidence it judged and a hash of what it printed; per vendored
-piece, its :class:`~jaxwaits.pieces.drift.PieceOutcome`; whether the release is yanked; and, for
-a release that cannot be installed here, why (and nothing else); and the day those results were
-first recorded. Verifying again what has not changed rewrites nothing, that day included. What
-follows for each claim is :mod:`jaxwaits.releases.verdicts`.
-"""
+or a failure's code with its diff or reason), the fingerprint of the evidence it judged and a
+hash of what it printed; per vendored piece, its :class:`~jaxwaits.pieces.drift.PieceOutcome`;
+whether the release is yanked; and, for a release that cannot be installed here, why (and nothing
+else); and the day those results were first recorded. Verifying again what has not changed
+rewrites nothing, that day included. What follows for each claim is
+:mod:`jaxwaits.releases.verdicts`."""
 
 from __future__ import annotations
 

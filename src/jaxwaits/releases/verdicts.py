@@ -25,16 +25,24 @@ from jaxwaits.releases.universe import Universe
 
 class Verdict(enum.Enum):
     """A claim on one release and backend: the one vocabulary for it, in the matrix, the status
-    lines, the claim pages and ``cite``."""
+    lines, the claim pages and ``cite``. Each value is a stored code (the known-difference files
+    keep the classifications), never reworded; :attr:`words` is what a person reads."""
 
     HOLDS = "holds"  # every snippet behind it printed its recorded output
-    HOLDS_OUTPUT_DIFFERS = "holds, output differs"  # a known difference that leaves it true
-    DOES_NOT_HOLD = "does not hold"  # a known difference that contradicts it
-    NOT_OBSERVABLE = "not observable"  # this release or backend cannot show it
+    HOLDS_OUTPUT_DIFFERS = "holds-output-differs"  # a known difference that leaves it true
+    DOES_NOT_HOLD = "does-not-hold"  # a known difference that contradicts it
+    NOT_OBSERVABLE = "not-observable"  # this release or backend cannot show it
     ABSENT = "absent"  # the API it is about does not exist in that release
-    NOT_RUN = "not verified"  # no ledger entry, or the release does not install here
+    NOT_RUN = "not-verified"  # no ledger entry, or the release does not install here
     STALE = "stale"  # the entry judged another snippet or other outputs than today's
     FAILS = "fails"  # the release printed what nobody has explained (or crashed)
+
+    @property
+    def words(self) -> str:
+        """What the verdict is called where a person reads it."""
+        if self is Verdict.HOLDS_OUTPUT_DIFFERS:
+            return "holds, output differs"
+        return self.value.replace("-", " ")
 
 
 # what a maintainer may say a known output means for a claim (the words the known files store)
@@ -175,7 +183,7 @@ def summary(verdicts: Mapping[str, ClaimVerdict]) -> str:
     for span in reversed(runs):
         by_verdict.setdefault(span.verdict.verdict, []).append(span.releases)
     order = sorted(by_verdict, key=lambda v: list(Verdict).index(v))
-    return "; ".join(f"{v.value} on {', '.join(by_verdict[v])}" for v in order)
+    return "; ".join(f"{v.words} on {', '.join(by_verdict[v])}" for v in order)
 
 
 def judge_for(snippets: Sequence[Snippet]) -> Judge:
@@ -235,7 +243,7 @@ def release_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list
         if inside and verdict.verdict in (Verdict.DOES_NOT_HOLD, Verdict.ABSENT):
             declared = _declared(claim)
             problems.append(
-                f"claim {claim.id} {verdict.verdict.value} on jax {release} ({verdict.why}), "
+                f"claim {claim.id} {verdict.verdict.words} on jax {release} ({verdict.why}), "
                 f"inside {declared}: re-word it, or declare :since: / :until:"
             )
         if not inside and verdict.verdict in HOLDING:
@@ -253,7 +261,7 @@ def release_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list
         if beyond not in (Verdict.DOES_NOT_HOLD, Verdict.ABSENT):
             problems.append(
                 f"claim {claim.id}: its boundary at {bound} rests on jax {releases[neighbour]}, "
-                f"which is {beyond.value}, not verified not to hold"
+                f"which is {beyond.words}, not verified not to hold"
             )
     return problems
 

@@ -223,7 +223,7 @@ def release_note(project: Project, registry: Registry, verification: Verificatio
     for claim in sorted(registry.claims.values(), key=lambda c: c.id):
         verdict = judge.verdict(verification, claim).verdict
         link = f"[`{claim.id}`]({cite.url(project, claim.id)})"
-        by_verdict.setdefault(verdict.value, []).append(link)
+        by_verdict.setdefault(verdict.words, []).append(link)
     lines = [
         f"## jax-waits on jax {verification.platform.jax} ({verification.platform.describe()})"
     ]

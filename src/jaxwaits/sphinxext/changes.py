@@ -98,7 +98,7 @@ def changes(found: Inputs) -> list[Change]:
     out = []
     for previous, release in itertools.pairwise(releases):
         claims = tuple(
-            (cid, before.value, after.value)
+            (cid, before.words, after.words)
             for cid in sorted(found.verdicts)
             for before, after in [
                 (found.verdicts[cid][previous].verdict, found.verdicts[cid][release].verdict)
@@ -237,11 +237,11 @@ def boundary_problem(found: Inputs, release: str, target: str) -> str | None:
         before, after = found.verdicts[target][previous], found.verdicts[target][release]
         if before.verdict in UNSURE or after.verdict in UNSURE:
             return (
-                f"claim {target} is {before.verdict.value} on jax {previous} and "
-                f"{after.verdict.value} on {release}: the ledger does not establish a change"
+                f"claim {target} is {before.verdict.words} on jax {previous} and "
+                f"{after.verdict.words} on {release}: the ledger does not establish a change"
             )
         if before.verdict is after.verdict:
-            return f"claim {target} is {after.verdict.value} on both jax {previous} and {release}"
+            return f"claim {target} is {after.verdict.words} on both jax {previous} and {release}"
         return None
     pieces = _piece_changes(found)
     if any(name == target for names in pieces.values() for name, _ in names):

@@ -441,7 +441,7 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
         )
         verdict = span.verdict.verdict
         mark = nodes.inline("", ledger_table.MARKS[verdict], classes=[ledger_table.css(verdict)])
-        word = nodes.inline("", "", mark, nodes.Text(f" {verdict.value}"))
+        word = nodes.inline("", "", mark, nodes.Text(f" {verdict.words}"))
         why = nodes.inline("", "", *ledger_table.why_nodes(span.verdict.why))
         rows.append([releases, word, why])
     table = _table("jaxwaits-releases", {"jax": 3, "verdict": 3, "why": 8}, rows)

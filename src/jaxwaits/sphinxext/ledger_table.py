@@ -148,7 +148,7 @@ def _legend() -> nodes.Element:
     for verdict, mark in MARKS.items():
         para = nodes.paragraph()
         para += nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict)])
-        para += nodes.strong(f" {verdict.value}", f" {verdict.value}")
+        para += nodes.strong(f" {verdict.words}", f" {verdict.words}")
         para += nodes.Text(f": {MEANING[verdict]}.")
         items += nodes.list_item("", para)
     return items
@@ -202,7 +202,7 @@ def _claims_table(found: Inputs, folded: list[Group], docname: str) -> nodes.Ele
 
 def _mark(verdict: ClaimVerdict, group: Group) -> nodes.Node:
     mark = MARKS[verdict.verdict]
-    title = f"{verdict.verdict.value} on {group.label}" + (
+    title = f"{verdict.verdict.words} on {group.label}" + (
         f": {plain(verdict.why)}" if verdict.why else ""
     )
     return nodes.reference(
@@ -263,7 +263,7 @@ def _sections(found: Inputs, folded: list[Group]) -> list[nodes.section]:
             )
             para += nodes.Text(" ")
             para += nodes.literal(claim_id, claim_id)
-            para += nodes.Text(f": {verdict.verdict.value}" + (". " if verdict.why else ""))
+            para += nodes.Text(f": {verdict.verdict.words}" + (". " if verdict.why else ""))
             para += why_nodes(verdict.why)
             notable += nodes.list_item("", para)
         if len(notable):
