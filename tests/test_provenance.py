@@ -3,11 +3,11 @@
 from dataclasses import replace
 from pathlib import Path
 
-from jaxwaits.pieces import manifest, provenance, upstream
+from jaxwaits.pieces import manifest, upstream
 from jaxwaits.pieces.manifest import Entry
-from jaxwaits.pieces.provenance import Found
 from jaxwaits.project import find_project
-from jaxwaits.releases import wheels
+from jaxwaits.releases import provenance, wheels
+from jaxwaits.releases.provenance import Found
 
 PROJECT = find_project(Path(__file__).parent)
 OLD, NEW = "def f():\n  pass\n", "def f():\n  return 1\n"

@@ -17,9 +17,9 @@ from jaxwaits.evidence import record, report
 from jaxwaits.evidence.processes import children_die_with_us
 from jaxwaits.evidence.runner import run_on
 from jaxwaits.evidence.snippets import load_snippets, orphans
-from jaxwaits.pieces import drift, provenance
+from jaxwaits.pieces import drift
 from jaxwaits.project import Project, find_project
-from jaxwaits.releases import environments, index, ledger, matrix, verdicts, verify
+from jaxwaits.releases import environments, index, ledger, matrix, provenance, verdicts, verify
 from jaxwaits.review import formats
 from jaxwaits.review.rules import Rule, parse_codes
 

@@ -1,5 +1,5 @@
 """Vendored pieces: upstream JAX functions with notes between their lines
 (:mod:`~jaxwaits.pieces.vendored`), found by qualified name (:mod:`~jaxwaits.pieces.upstream`),
-their manifest and history over every release (:mod:`~jaxwaits.pieces.manifest`,
-:mod:`~jaxwaits.pieces.provenance`), and the check against an installed JAX
+their manifest (:mod:`~jaxwaits.pieces.manifest`; the history in it is computed across the
+released wheels by :mod:`jaxwaits.releases.provenance`), and the check against an installed JAX
 (:mod:`~jaxwaits.pieces.drift`)."""

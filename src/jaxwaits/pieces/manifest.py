@@ -125,7 +125,7 @@ def problems(manifest: Manifest) -> list[str]:
     """What is inconsistent in a manifest on its own terms: each piece's history must cover its
     releases in order, with no gap or overlap, counts that match, and ``identical`` runs whose
     text is the vendored one. (Whether it matches the wheels is
-    :mod:`jaxwaits.pieces.provenance`'s.)"""
+    :mod:`jaxwaits.releases.provenance`'s.)"""
     releases = manifest.releases
     position = {version: i for i, version in enumerate(releases)}
     found = []
