@@ -6,7 +6,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from jaxwaits.claims import cite
+from jaxwaits.chain import cite
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.claims.scope import Scope
 from jaxwaits.project import Project

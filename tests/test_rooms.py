@@ -7,13 +7,22 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "jaxwaits"
 # Each room may import the rooms before it; the modules of the package's top level serve all.
-ORDER = ["evidence", "claims", "pieces", "releases", "review", "sphinxext", "cli", "__main__"]
+ORDER = [
+    "evidence",
+    "claims",
+    "pieces",
+    "releases",
+    "chain",
+    "review",
+    "sphinxext",
+    "cli",
+    "__main__",
+]
 SHARED = {"jaxwaits", "errors", "files", "project", "toml_writer"}
 # Imports upward that remain, each with where it is; the judge (issue 24) removes them. The test
 # fails when one is gone too, so that this list never outlives the loop it names.
 LEFT = {
     ("claims", "pieces"): "claims/registry.py reads the vendored pieces' notes for citations",
-    ("claims", "releases"): "claims/cite.py reads the ledger for a claim's verdicts",
 }
 
 

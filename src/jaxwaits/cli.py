@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 from jaxwaits import review
-from jaxwaits.claims import cite, registry
+from jaxwaits.chain import cite, notes
+from jaxwaits.claims import registry
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
 from jaxwaits.evidence.processes import children_die_with_us
@@ -151,7 +152,7 @@ def _verify_latest(project: Project, args: argparse.Namespace) -> int:
     found = registry.scan(project)
     done = verify.verify_release(project, newest, found.backs(), jobs=None)
     print(f"<!-- verified in {done.took()} -->")
-    print(verify.release_note(project, found, done.verification))
+    print(notes.release_note(project, found, done.verification))
     return 0 if done.verification.passed else 1
 
 
@@ -160,7 +161,7 @@ def _summary(project: Project, args: argparse.Namespace) -> int:
     for verification in verifications:
         print(f"- jax {verification.platform.jax}: {verify.counts(verification)}")
     if verifications:
-        print(verify.release_note(project, registry.scan(project), verifications[-1]))
+        print(notes.release_note(project, registry.scan(project), verifications[-1]))
     return 0 if all(v.passed for v in verifications) else 1
 
 

@@ -10,8 +10,6 @@ from dataclasses import dataclass, replace
 
 from packaging.version import Version
 
-from jaxwaits.claims import cite
-from jaxwaits.claims.registry import Registry
 from jaxwaits.evidence import record
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
@@ -19,9 +17,8 @@ from jaxwaits.evidence.report import describe, diff
 from jaxwaits.evidence.runner import Result, judge, run_on
 from jaxwaits.evidence.snippets import load_snippets, read_snippet
 from jaxwaits.pieces import drift
-from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
-from jaxwaits.releases import environments, ledger, universe, verdicts
+from jaxwaits.releases import environments, ledger, universe
 from jaxwaits.releases.ledger import PieceEntry, SnippetEntry, Verification
 
 
@@ -214,24 +211,3 @@ def failures(verification: Verification) -> list[str]:
         for name, entry in entries
         if not entry.outcome.passed
     ]
-
-
-def release_note(project: Project, registry: Registry, verification: Verification) -> str:
-    """A Markdown summary of one release's verification, for a release note."""
-    judge = verdicts.judge_for(load_snippets(project.snippets))
-    by_verdict: dict[str, list[str]] = {}
-    for claim in sorted(registry.claims.values(), key=lambda c: c.id):
-        verdict = judge.verdict(verification, claim).verdict
-        link = f"[`{claim.id}`]({cite.url(project, claim.id)})"
-        by_verdict.setdefault(verdict.words, []).append(link)
-    lines = [
-        f"## jax-waits on jax {verification.platform.jax} ({verification.platform.describe()})"
-    ]
-    lines += [f"- {verdict} ({len(ids)}): {', '.join(ids)}" for verdict, ids in by_verdict.items()]
-    changed = [
-        f"`{name}`: {entry.outcome.words}"
-        for name, entry in verification.pieces.items()
-        if entry.outcome is not PieceOutcome.IDENTICAL
-    ]
-    lines.append(f"- vendored pieces not identical upstream: {', '.join(changed) or 'none'}")
-    return "\n".join(lines)

@@ -10,7 +10,7 @@ import json
 from importlib import metadata
 from pathlib import Path
 
-from jaxwaits.claims import cite
+from jaxwaits.chain import cite
 from jaxwaits.review.results import Located, Review
 from jaxwaits.review.rules import Rule
 

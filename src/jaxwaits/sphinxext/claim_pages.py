@@ -21,8 +21,9 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from jaxwaits.claims import cite, registry, scope
-from jaxwaits.claims.cite import PAGES  # docs/claim/<id>.md, generated for every claim
+from jaxwaits.chain import cite
+from jaxwaits.chain.cite import PAGES
+from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.evidence.snippets import load_snippets, orphans
 from jaxwaits.files import inside, remove, write_atomic

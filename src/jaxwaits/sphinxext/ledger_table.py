@@ -17,7 +17,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from jaxwaits.claims.cite import PAGES
+from jaxwaits.chain.cite import PAGES
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification

@@ -1,0 +1,8 @@
+"""The judge, with no Sphinx in it: what the project's facts (snippets and their outcomes, the
+claims, the vendored pieces, the ledger) say about each claim, for readers and reviewers. It may
+import every room below it and nothing above; nothing below imports it.
+
+- :mod:`~jaxwaits.chain.cite`: links to claims for a code review, and a check that they resolve
+  in a build.
+- :mod:`~jaxwaits.chain.notes`: the release note of one verified release.
+"""
