@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from jaxwaits.chain import facts
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout
@@ -51,7 +52,7 @@ def recorded(project: Project) -> manifest.Manifest:
 
 @pytest.fixture(scope="session")
 def registry(project: Project) -> claims.Registry:
-    return claims.scan(project)
+    return facts.registry(project)
 
 
 @pytest.fixture(scope="session")

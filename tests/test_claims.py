@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from copies import SCOPE
 
+from jaxwaits.chain import facts
 from jaxwaits.claims import registry as claims
 from jaxwaits.claims import scope
 from jaxwaits.evidence.snippets import load_snippets
@@ -15,7 +16,7 @@ from jaxwaits.project import Project
 
 
 def problems_in(project: Project) -> list[str]:
-    registry = claims.scan(project)
+    registry = facts.registry(project)
     names = {snippet.name for snippet in load_snippets(project.snippets)}
     return [str(problem) for problem in claims.check(registry, names)]
 

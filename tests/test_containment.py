@@ -18,6 +18,7 @@ import pytest
 from copies import SCOPE, copy_project
 
 from jaxwaits import cli, files
+from jaxwaits.chain import facts
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout, known, report
@@ -37,7 +38,7 @@ PLATFORM = Platform(jax="0.4.30", jaxlib="0.4.30", python="3", backend="cpu")
 
 
 def problems_in(project: Project) -> list[str]:
-    registry = claims.scan(project)
+    registry = facts.registry(project)
     names = {snippet.name for snippet in load_snippets(project.snippets)}
     return [str(problem) for problem in claims.check(registry, names)]
 

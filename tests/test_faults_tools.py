@@ -20,6 +20,7 @@ import pytest
 from copies import ROOT, Copy, copy_project, edited
 
 from jaxwaits import cli, files
+from jaxwaits.chain import facts
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
@@ -353,7 +354,7 @@ def test_7_the_tests_refuse_a_removed_claim_link(tmp_path: Path) -> None:
     piece = copy.root / "annotated_src" / "api.block_until_ready.py"
     link = "  #| {claim}`wrapper-returns-its-argument`\n"
     with edited(piece, piece.read_text().replace(link, "")):
-        registry = claims.scan(Project(copy.root))
+        registry = facts.registry(Project(copy.root))
         problems = [str(p) for p in claims.check(registry, {"x"})]
     assert any("lists api.block_until_ready-L2813 in :source:, but no note" in p for p in problems)
 

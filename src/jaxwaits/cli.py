@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from jaxwaits import review
-from jaxwaits.chain import cite, notes
+from jaxwaits.chain import cite, facts, notes
 from jaxwaits.claims import registry
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
@@ -27,7 +27,7 @@ from jaxwaits.review.rules import Rule, parse_codes
 
 def _run(project: Project, args: argparse.Namespace) -> int:
     snippets = load_snippets(project.snippets, args.names)
-    backs = registry.scan(project).backs()
+    backs = facts.registry(project).backs()
     started = time.perf_counter()
     results, platform = run_on(
         snippets, repeat=args.repeat, jobs=args.jobs, python=args.python, fresh=args.fresh
@@ -54,7 +54,7 @@ def _record_on(
         python,
         project.pinned_jax(),
         known=known,
-        backs=registry.scan(project).backs(),
+        backs=facts.registry(project).backs(),
         jobs=jobs,
     )
     print(f"recorded on {platform.describe()}")
@@ -69,11 +69,11 @@ def _record(project: Project, args: argparse.Namespace) -> int:
 def _unclassified(project: Project) -> list[str]:
     """Each known output still waiting for a maintainer's verdict (it fails verify and claims)."""
     judge = verdicts.judge_for(load_snippets(project.snippets))
-    return verdicts.unclassified(judge, registry.scan(project).claims.values())
+    return verdicts.unclassified(judge, facts.registry(project).claims.values())
 
 
 def _claims(project: Project, args: argparse.Namespace) -> int:
-    found = registry.scan(project)
+    found = facts.registry(project)
     for claim in sorted(found.claims.values(), key=lambda c: c.id):
         print(f"{claim.id}: {claim.statement}")
     problems = [
@@ -88,7 +88,7 @@ def _claims(project: Project, args: argparse.Namespace) -> int:
 
 
 def _cite(project: Project, args: argparse.Namespace) -> int:
-    claim = registry.scan(project).resolve(args.id)
+    claim = facts.registry(project).resolve(args.id)
     if claim is None:
         raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
     print(cite.markdown(project, claim, latest=args.latest))
@@ -96,7 +96,7 @@ def _cite(project: Project, args: argparse.Namespace) -> int:
 
 
 def _check_site(project: Project, args: argparse.Namespace) -> int:
-    problems = cite.check_site(project, registry.scan(project), Path(args.html))
+    problems = cite.check_site(project, facts.registry(project), Path(args.html))
     print(
         "\n".join(problems) or f"every claim's page, anchor and cite link resolves in {args.html}"
     )
@@ -104,7 +104,7 @@ def _check_site(project: Project, args: argparse.Namespace) -> int:
 
 
 def _verify(project: Project, args: argparse.Namespace) -> int:
-    backs = registry.scan(project).backs()
+    backs = facts.registry(project).backs()
     if args.python and args.version:
         raise JaxwaitsError("give a release or --python, not both")
     if args.python:
@@ -137,7 +137,7 @@ def _matrix(project: Project, args: argparse.Namespace) -> int:
         print(json.dumps([str(v) for v in sorted(releases)]))
         return 0
     found = matrix.run_matrix(
-        project, releases, registry.scan(project).backs(), record_known=set(args.record_known)
+        project, releases, facts.registry(project).backs(), record_known=set(args.record_known)
     )
     unexplained = _unclassified(project)
     print("\n".join(unexplained))
@@ -149,7 +149,7 @@ def _verify_latest(project: Project, args: argparse.Namespace) -> int:
     if any(v.platform.jax == str(newest) for v in ledger.load(project.verified)):
         print(f"jax {newest}, the newest release, is already in the ledger; nothing to do")
         return 0
-    found = registry.scan(project)
+    found = facts.registry(project)
     done = verify.verify_release(project, newest, found.backs(), jobs=None)
     print(f"<!-- verified in {done.took()} -->")
     print(notes.release_note(project, found, done.verification))
@@ -161,7 +161,7 @@ def _summary(project: Project, args: argparse.Namespace) -> int:
     for verification in verifications:
         print(f"- jax {verification.platform.jax}: {verify.counts(verification)}")
     if verifications:
-        print(notes.release_note(project, registry.scan(project), verifications[-1]))
+        print(notes.release_note(project, facts.registry(project), verifications[-1]))
     return 0 if all(v.passed for v in verifications) else 1
 
 

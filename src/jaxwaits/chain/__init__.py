@@ -2,6 +2,8 @@
 claims, the vendored pieces, the ledger) say about each claim, for readers and reviewers. It may
 import every room below it and nothing above; nothing below imports it.
 
+- :mod:`~jaxwaits.chain.facts`: the project's facts, read once (the claims with the vendored
+  pieces' citations of them).
 - :mod:`~jaxwaits.chain.cite`: links to claims for a code review, and a check that they resolve
   in a build.
 - :mod:`~jaxwaits.chain.notes`: the release note of one verified release.

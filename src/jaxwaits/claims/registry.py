@@ -32,8 +32,6 @@ from pathlib import Path
 
 from jaxwaits.claims import reader, scope
 from jaxwaits.claims.scope import Scope
-from jaxwaits.errors import JaxwaitsError
-from jaxwaits.pieces import manifest, vendored
 from jaxwaits.project import Project
 
 ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # whole IDs only: ID.fullmatch
@@ -95,10 +93,13 @@ class Problem:
 
 @dataclass(frozen=True)
 class PieceCitation:
-    """A claim cited in a vendored piece's note, and where."""
+    """A claim cited in a vendored piece's note: the anchor of the upstream line the note sits
+    on, and the file and line that hold the role (read by :mod:`jaxwaits.pieces.cited`)."""
 
-    citation: vendored.Citation
+    claim: str
+    anchor: str
     file: Path
+    at: int
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ class Registry:
     references: tuple[reader.RoleUse, ...]  # claim references in the pages
     snippet_cells: tuple[reader.Directive, ...]  # code cells that load a snippet
     problems: tuple[Problem, ...]  # found while reading
-    citations: tuple[PieceCitation, ...] = ()
+    citations: tuple[PieceCitation, ...] = ()  # the vendored pieces' notes', when given
 
     def resolve(self, claim_id: str) -> Claim | None:
         """The claim with this ID, or the one it was renamed to."""
@@ -178,7 +179,8 @@ def pages(project: Project) -> list[Path]:
 
 
 def scan(project: Project) -> Registry:
-    """Read every page in ``docs/`` and every vendored piece's notes in ``annotated_src/``."""
+    """Read every page in ``docs/`` (the vendored pieces' citations are added by
+    :func:`jaxwaits.chain.facts.registry`, which reads both)."""
     claims: dict[str, Claim] = {}
     problems: list[Problem] = []
     references: list[reader.RoleUse] = []
@@ -206,30 +208,7 @@ def scan(project: Project) -> Registry:
                 )
                 continue
             claims[claim.id] = claim
-    citations, unreadable = _piece_citations(project)
-    return Registry(
-        claims, tuple(references), tuple(cells), tuple(problems + unreadable), tuple(citations)
-    )
-
-
-def _piece_citations(project: Project) -> tuple[list[PieceCitation], list[Problem]]:
-    """Every claim cited in a vendored piece's notes, located by its upstream line's anchor."""
-    if not project.annotated_src.is_dir():
-        return [], []  # a checkout without vendored pieces
-    try:
-        recorded = manifest.load(project.annotated_src)
-    except JaxwaitsError as error:
-        return [], [Problem(project.annotated_src / manifest.FILE, 1, str(error))]
-    found, problems = [], []
-    for name, entry in recorded.pieces.items():
-        path = project.annotated_src / f"{name}{vendored.SUFFIX}"
-        try:
-            piece = vendored.read(path)
-        except JaxwaitsError as error:
-            problems.append(Problem(path, 1, str(error)))
-            continue
-        found += [PieceCitation(c, path) for c in vendored.citations(piece, entry.lines[0])]
-    return found, problems
+    return Registry(claims, tuple(references), tuple(cells), tuple(problems))
 
 
 def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
@@ -281,12 +260,12 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
                 Problem(ref.file, ref.line, f"reference to unknown claim {ref.target!r}")
             )
     for place in registry.citations:
-        if registry.resolve(place.citation.claim) is None:
+        if registry.resolve(place.claim) is None:
             problems.append(
                 Problem(
                     place.file,
-                    place.citation.at,
-                    f"reference to unknown claim {place.citation.claim!r}",
+                    place.at,
+                    f"reference to unknown claim {place.claim!r}",
                 )
             )
     problems += _two_ended(registry)
@@ -322,17 +301,17 @@ def _two_ended(registry: Registry) -> list[Problem]:
     problems = []
     cited: dict[str, set[str]] = {}
     for place in registry.citations:
-        claim = registry.resolve(place.citation.claim)
+        claim = registry.resolve(place.claim)
         if claim is None:
             continue  # an unknown claim: reported with the references
-        cited.setdefault(claim.id, set()).add(place.citation.anchor)
-        if place.citation.anchor not in claim.sources:
+        cited.setdefault(claim.id, set()).add(place.anchor)
+        if place.anchor not in claim.sources:
             problems.append(
                 Problem(
                     place.file,
-                    place.citation.at,
-                    f"this note (on {place.citation.anchor}) cites claim {claim.id!r}, whose "
-                    f":source: does not list {place.citation.anchor}; add it there "
+                    place.at,
+                    f"this note (on {place.anchor}) cites claim {claim.id!r}, whose "
+                    f":source: does not list {place.anchor}; add it there "
                     f"({Problem(claim.file, claim.line, '').where})",
                 )
             )

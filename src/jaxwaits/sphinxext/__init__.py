@@ -29,7 +29,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
-from jaxwaits.claims import registry
+from jaxwaits.chain import facts
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout
 from jaxwaits.evidence.snippets import load_snippets
@@ -65,7 +65,7 @@ def _read_inputs(app: Sphinx) -> None:
         releases = universe.load(project)
     except JaxwaitsError:  # the vendored-pieces check names the manifest
         releases = universe.Universe((), frozenset())
-    found = registry.scan(project)
+    found = facts.registry(project)
     judge = verdicts.judge_for(load_snippets(project.snippets))
     table = {
         claim.id: verdicts.per_release(judge, releases, verifications, claim)
