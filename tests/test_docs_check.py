@@ -193,6 +193,40 @@ def test_a_page_that_changes_the_checkout_fails_the_build(site: Path) -> None:
         (site / "docs" / "stray.txt").unlink(missing_ok=True)
 
 
+def test_claims_prints_every_problem_the_build_reports_that_needs_no_page(site: Path) -> None:
+    """One list of problems (issue 24): on the same broken project, every problem `jaxwaits
+    claims` prints is a warning of the build, and every warning of the build is printed by
+    `claims`, but for what only a build knows (a claim failing in a cell, none rendering it)."""
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    with (
+        edited(site / "docs" / "index.md", PAGE.replace(":dtype: wide\n", "")),
+        edited(site / "snippets" / "stray.txt", "nothing reads this\n"),
+        edited(site / "snippets" / "known" / "hello.toml", "[[output]]\ntext = 5\n"),
+    ):
+        claims = subprocess.run(
+            [sys.executable, "-m", "jaxwaits", "claims"],
+            cwd=site,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        done = build(site)
+    printed = [line for line in claims.stderr.splitlines() if line.strip()]
+    assert claims.returncode == 1 and len(printed) >= 3, claims.stderr
+    for line in printed:
+        assert line in done.stderr.replace(": WARNING: ", ": "), (line, done.stderr)
+    warned = [
+        line.split("WARNING: ", 1)[1].rsplit(" [jaxwaits.", 1)[0]
+        for line in done.stderr.splitlines()
+        if "WARNING: " in line and "[jaxwaits." in line
+    ]
+    build_only = ("is failing", "no page of this build rendered it", "the checkout changed")
+    for message in warned:
+        if not any(words in message for words in build_only):
+            assert any(message in line for line in printed), (message, claims.stderr)
+
+
 def test_one_changed_character_fails_the_build_with_a_diff(site: Path) -> None:
     (site / "snippets" / "hello.out").write_text("hellO\n")
     done = build(site)

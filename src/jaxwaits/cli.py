@@ -12,12 +12,12 @@ from pathlib import Path
 
 from jaxwaits import review
 from jaxwaits.chain import cite, facts, notes
-from jaxwaits.claims import registry
+from jaxwaits.chain import problems as chain_problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
 from jaxwaits.evidence.processes import children_die_with_us
 from jaxwaits.evidence.runner import run_on
-from jaxwaits.evidence.snippets import load_snippets, orphans
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift
 from jaxwaits.project import Project, find_project
 from jaxwaits.releases import environments, index, ledger, matrix, provenance, verdicts, verify
@@ -73,15 +73,12 @@ def _unclassified(project: Project) -> list[str]:
 
 
 def _claims(project: Project, args: argparse.Namespace) -> int:
-    found = facts.registry(project)
-    for claim in sorted(found.claims.values(), key=lambda c: c.id):
+    """Every claim, then every problem the facts show: the same list the build reports, less
+    what only a build can know."""
+    found = facts.load(project)
+    for claim in sorted(found.registry.claims.values(), key=lambda c: c.id):
         print(f"{claim.id}: {claim.statement}")
-    problems = [
-        str(p) for p in registry.check(found, {s.name for s in load_snippets(project.snippets)})
-    ]
-    releases = {v.platform.jax for v in ledger.read(project.verified)[0]}
-    problems += orphans(project.snippets, releases)
-    problems += _unclassified(project)
+    problems = [*chain_problems.links(found), *chain_problems.judged(found, sys.executable)]
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

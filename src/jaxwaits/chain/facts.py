@@ -1,13 +1,33 @@
-"""The project's facts, read once for whoever judges them."""
+"""The project's facts, read once for whoever judges them: the command line, the build and the
+tests read them the same way."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from jaxwaits.claims import registry as pages
 from jaxwaits.claims.registry import Registry
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import cited
 from jaxwaits.project import Project
+from jaxwaits.releases import ledger, universe, verdicts
+from jaxwaits.releases.ledger import Verification
+from jaxwaits.releases.universe import Universe
+from jaxwaits.releases.verdicts import ClaimVerdict, Judge
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the checkout holds, and every claim's verdict on every release of the universe."""
+
+    project: Project
+    registry: Registry
+    ledger: list[Verification]
+    unreadable: list[str]  # ledger files that cannot be read, each named with why
+    universe: Universe
+    judge: Judge
+    verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
 
 
 def registry(project: Project) -> Registry:
@@ -16,3 +36,20 @@ def registry(project: Project) -> Registry:
     found = pages.scan(project)
     citations, unreadable = cited.citations(project)
     return replace(found, citations=tuple(citations), problems=(*found.problems, *unreadable))
+
+
+def load(project: Project) -> Facts:
+    verifications, unreadable = ledger.read(project.verified)
+    try:
+        releases = universe.load(project)
+    except JaxwaitsError:  # the vendored-pieces check names the manifest
+        releases = Universe((), frozenset())
+    found = registry(project)
+    judge = verdicts.judge_for(load_snippets(project.snippets))
+    table = {
+        claim.id: verdicts.per_release(judge, releases, verifications, claim)
+        for claim in found.claims.values()
+    }
+    return Facts(
+        project, found, verifications, [str(p) for p in unreadable], releases, judge, table
+    )

@@ -29,13 +29,10 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
-from jaxwaits.chain import facts
+from jaxwaits.chain import facts, problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout
-from jaxwaits.evidence.snippets import load_snippets
-from jaxwaits.pieces import drift, manifest
 from jaxwaits.project import find_project
-from jaxwaits.releases import ledger, universe, verdicts
 from jaxwaits.sphinxext import annotated, cells, changes, claim_pages, kernels, ledger_table, state
 from jaxwaits.sphinxext.collector import Collector
 from jaxwaits.sphinxext.state import Inputs, inputs, site
@@ -58,26 +55,21 @@ def _read_inputs(app: Sphinx) -> None:
     """Read the checkout once per build, before the other handlers, and judge every claim on
     every release; each ledger file that cannot be read is a warning naming it."""
     project = find_project(Path(app.srcdir))
-    verifications, unreadable = ledger.read(project.verified)
-    for problem in unreadable:
-        logger.warning(str(problem), type="jaxwaits", subtype="ledger")
-    try:
-        releases = universe.load(project)
-    except JaxwaitsError:  # the vendored-pieces check names the manifest
-        releases = universe.Universe((), frozenset())
-    found = facts.registry(project)
-    judge = verdicts.judge_for(load_snippets(project.snippets))
-    table = {
-        claim.id: verdicts.per_release(judge, releases, verifications, claim)
-        for claim in found.claims.values()
-    }
+    found = facts.load(project)
     try:
         release_url = project.release_url
     except JaxwaitsError as error:
         logger.warning("%s: so the claims' permanent links cannot be given", error)
         release_url = ""
     site(app.env).inputs = Inputs(
-        project, found, verifications, cells.built_on(app), releases, table, release_url
+        project,
+        found.registry,
+        found.ledger,
+        cells.built_on(app),
+        found.universe,
+        found.verdicts,
+        release_url,
+        found,
     )
 
 
@@ -108,27 +100,13 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
                 type="jaxwaits",
                 subtype="claims",
             )
-    for claim in sorted(found.registry.claims.values(), key=lambda c: c.id):
-        for problem in verdicts.release_problems(claim, found.verdicts[claim.id]):
-            logger.warning(
-                problem, location=f"{claim.file}:{claim.line}", type="jaxwaits", subtype="releases"
-            )
     for problem, doc, line in changes.problems(found, site(app.env).pages):
         where = f"{app.env.doc2path(doc)}:{line}" if doc in app.env.all_docs else f"{doc}:{line}"
         logger.warning(problem, location=where, type="jaxwaits", subtype="boundary")
-    judge = verdicts.judge_for(load_snippets(found.project.snippets))
-    for problem in verdicts.unclassified(judge, found.registry.claims.values()):
-        logger.warning(problem, type="jaxwaits", subtype="known")
-    problems = drift.audit(found.project, sys.executable)
-    try:
-        recorded = manifest.load(found.project.annotated_src)
-    except JaxwaitsError:
-        recorded = None  # the audit above has named the file already
-    if recorded is not None:
-        where = found.project.relative(found.project.verified)
-        problems += ledger.disagreements(recorded, found.ledger, where)
-    for problem in problems:
-        logger.warning(problem, type="jaxwaits", subtype="pieces")
+    for problem in problems.judged(found.facts, sys.executable):
+        logger.warning(
+            problem.message, location=problem.where or None, type="jaxwaits", subtype=problem.kind
+        )
 
 
 UNFINISHED = ".jaxwaits-build-unfinished"  # in the output folder while a build reads and writes

@@ -21,11 +21,10 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from jaxwaits.chain import cite
+from jaxwaits.chain import cite, problems
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
-from jaxwaits.evidence.snippets import load_snippets, orphans
 from jaxwaits.files import inside, remove, write_atomic
 from jaxwaits.releases import verdicts
 from jaxwaits.sphinxext import ledger_table
@@ -513,12 +512,10 @@ def _write_pages(app: Sphinx) -> None:
         path = inside(folder, name)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             write_atomic(path, text)
-    names = {s.name for s in load_snippets(found.project.snippets)}
-    for problem in registry.check(found.registry, names):
-        logger.warning(problem.message, location=problem.where, type="jaxwaits", subtype="claims")
-    releases = {v.platform.jax for v in found.ledger}
-    for orphan in orphans(found.project.snippets, releases):
-        logger.warning(orphan, type="jaxwaits", subtype="claims")
+    for problem in problems.links(found.facts):
+        logger.warning(
+            problem.message, location=problem.where or None, type="jaxwaits", subtype=problem.kind
+        )
 
 
 def _page_source(claim: Claim, snippets: Path) -> str:

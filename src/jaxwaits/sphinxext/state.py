@@ -19,6 +19,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from jaxwaits.chain.facts import Facts
 from jaxwaits.claims.registry import Registry
 from jaxwaits.evidence.checkout import Snapshot
 from jaxwaits.evidence.outcomes import Outcome
@@ -44,6 +45,7 @@ class Inputs:
     universe: Universe
     verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
     release_url: str  # where this site release is published: what `cite` links to
+    facts: Facts  # all of the above but the platform and the URL, as the judge reads them
 
 
 @dataclass(frozen=True)
