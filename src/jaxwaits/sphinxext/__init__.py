@@ -61,16 +61,7 @@ def _read_inputs(app: Sphinx) -> None:
     except JaxwaitsError as error:
         logger.warning("%s: so the claims' permanent links cannot be given", error)
         release_url = ""
-    site(app.env).inputs = Inputs(
-        project,
-        found.registry,
-        found.ledger,
-        cells.built_on(app),
-        found.universe,
-        found.verdicts,
-        release_url,
-        found,
-    )
+    site(app.env).inputs = Inputs(found, cells.built_on(app), release_url)
 
 
 def _publishable(app: Sphinx, exception: Exception | None) -> None:

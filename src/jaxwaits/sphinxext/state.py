@@ -35,17 +35,34 @@ VERSION = 3  # of these classes as pickled with the environment: bump it when th
 
 @dataclass(frozen=True)
 class Inputs:
-    """Read once per build, before any page: the checkout, the ledger, the universe of
-    releases, and every claim's verdict on every release of it."""
+    """Read once per build, before any page: the project's facts as the judge reads them
+    (:mod:`jaxwaits.chain.facts`), the platform the snippets run on, and where this site
+    release is published."""
 
-    project: Project
-    registry: Registry
-    ledger: list[Verification]
+    facts: Facts
     platform: Platform
-    universe: Universe
-    verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
-    release_url: str  # where this site release is published: what `cite` links to
-    facts: Facts  # all of the above but the platform and the URL, as the judge reads them
+    release_url: str  # what `cite` links to
+
+    @property
+    def project(self) -> Project:
+        return self.facts.project
+
+    @property
+    def registry(self) -> Registry:
+        return self.facts.registry
+
+    @property
+    def ledger(self) -> list[Verification]:
+        return self.facts.ledger
+
+    @property
+    def universe(self) -> Universe:
+        return self.facts.universe
+
+    @property
+    def verdicts(self) -> dict[str, dict[str, ClaimVerdict]]:
+        """Claim ID -> release -> verdict."""
+        return self.facts.verdicts
 
 
 @dataclass(frozen=True)
