@@ -4,6 +4,8 @@ import every room below it and nothing above; nothing below imports it.
 
 - :mod:`~jaxwaits.chain.facts`: the project's facts, read once (the claims with the vendored
   pieces' citations of them).
+- :mod:`~jaxwaits.chain.problems`: the site's problems, in one list.
+- :mod:`~jaxwaits.chain.columns`: the version matrix's columns.
 - :mod:`~jaxwaits.chain.cite`: links to claims for a code review, and a check that they resolve
   in a build.
 - :mod:`~jaxwaits.chain.notes`: the release note of one verified release.

@@ -29,6 +29,11 @@ class Facts:
     judge: Judge
     verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
 
+    @property
+    def releases(self) -> list[str]:
+        """The releases every claim's verdicts run over (the universe's), oldest first."""
+        return list(next(iter(self.verdicts.values()), {}))
+
 
 def registry(project: Project) -> Registry:
     """The claims and references in the pages, with the vendored pieces' citations of them (and

@@ -92,7 +92,7 @@ def _piece_changes(found: Inputs) -> dict[str, list[tuple[str, str]]]:
 def changes(found: Inputs) -> list[Change]:
     """Every release of the universe but the first, with what changed there: a claim's verdict
     counts only between two releases that were both judged (not "not verified" or "stale")."""
-    releases = list(next(iter(found.verdicts.values()), {}))
+    releases = found.facts.releases
     pieces = _piece_changes(found)
     names = sorted({name for v in found.ledger for name in v.snippets})
     out = []
@@ -227,7 +227,7 @@ def _inside_excluded(node: nodes.Node) -> bool:
 def boundary_problem(found: Inputs, release: str, target: str) -> str | None:
     """Why the ledger (or, for a vendored piece, the manifest) does not show ``target``
     changing at ``release``; None if it does."""
-    releases = list(next(iter(found.verdicts.values()), {}))
+    releases = found.facts.releases
     if not target:
         return "name what changed: {changed-in}`<release> <snippet, claim or piece>`"
     if release not in releases or releases.index(release) == 0:
@@ -280,7 +280,7 @@ def problems(found: Inputs, pages: Mapping[str, PageFacts]) -> list[tuple[str, s
     """Every boundary on the site that the ledger does not stand behind, as (message, page,
     line): a ``{changed-in}`` citation it contradicts, a boundary named in plain prose, a
     boundary in a claim's sentence that nothing shows."""
-    releases = list(next(iter(found.verdicts.values()), {}))
+    releases = found.facts.releases
     out = []
     for doc, facts in sorted(pages.items()):
         for cited in facts.boundaries:

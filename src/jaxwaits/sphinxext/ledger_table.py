@@ -17,6 +17,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from jaxwaits.chain import columns
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.pieces.drift import PieceOutcome
@@ -98,33 +99,9 @@ class Group:
         return [release_id(release) for release in self.releases]
 
 
-def _pieces(found: Inputs, release: str) -> dict[str, PieceOutcome | None]:
-    by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
-    verification = by_release.get(release)
-    names = sorted({name for v in found.ledger for name in v.pieces})
-    return {
-        n: verification.pieces[n].outcome if verification and n in verification.pieces else None
-        for n in names
-    }
-
-
 def groups(found: Inputs) -> list[Group]:
-    """The releases of the universe, folded where consecutive ones agree on everything; newest
-    first, as readers look for theirs."""
-    releases = list(next(iter(found.verdicts.values()), {}))
-    folded: list[list[str]] = []
-    previous = None
-    for release in releases:
-        column = (
-            tuple((cid, found.verdicts[cid][release]) for cid in sorted(found.verdicts)),
-            tuple(_pieces(found, release).items()),
-        )
-        if folded and column == previous:
-            folded[-1].append(release)
-        else:
-            folded.append([release])
-        previous = column
-    return [Group(tuple(g)) for g in reversed(folded)]
+    """The matrix's columns (:func:`jaxwaits.chain.columns.folded`), newest first."""
+    return [Group(run) for run in columns.folded(found.verdicts, found.ledger)]
 
 
 class MatrixDirective(SphinxDirective):
@@ -220,7 +197,7 @@ def _pieces_table(found: Inputs, folded: list[Group]) -> nodes.Element:
     for name in names:
         row: list[nodes.Node] = [nodes.literal(name, name)]
         for group in folded:
-            outcome = _pieces(found, group.releases[0]).get(name)
+            outcome = columns.pieces_on(found.ledger, group.releases[0]).get(name)
             mark = PIECE_MARKS[outcome] if outcome else "?"
             label = outcome.words if outcome else "not checked"
             row.append(
