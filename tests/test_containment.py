@@ -239,12 +239,12 @@ print("done")
 
 
 def _checkout(tmp_path: Path, snippets: dict[str, str]) -> Path:
-    """A checkout (pyproject.toml, docs/, snippets/) holding ``snippets``, each recorded as
-    printing its own name."""
+    """A checkout (docs/conf.py, snippets/) holding ``snippets``, each recorded as printing its
+    own name."""
     root = tmp_path / "checkout"
     (root / "docs").mkdir(parents=True)
     (root / "snippets").mkdir()
-    (root / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (root / "docs" / "conf.py").write_text("")
     (root / "docs" / "glossary.md").write_text("# Glossary\n")
     for name, code in snippets.items():
         (root / "snippets" / f"{name}.py").write_text(code)

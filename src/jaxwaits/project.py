@@ -85,6 +85,12 @@ class Project:
             return str(path)
 
 
+def is_checkout(folder: Path) -> bool:
+    """Whether ``folder`` is the root of a jax-waits checkout (it holds snippets/ and
+    docs/conf.py)."""
+    return (folder / "snippets").is_dir() and (folder / "docs" / "conf.py").is_file()
+
+
 def find_project(start: Path | None = None) -> Project:
     """The checkout holding ``start`` (default: the working directory).
 
@@ -93,6 +99,6 @@ def find_project(start: Path | None = None) -> Project:
     """
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
-        if (folder / "snippets").is_dir() and (folder / "docs" / "conf.py").is_file():
+        if is_checkout(folder):
             return Project(folder)
     raise JaxwaitsError(f"no jax-waits checkout (snippets/ and docs/conf.py) above {here}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jaxwaits import files
+from jaxwaits.project import is_checkout
 
 # Folders whose files the tools and the build rewrite as they go (caches, environments, builds).
 SKIPPED = {
@@ -68,7 +69,7 @@ def changes(before: Snapshot, after: Snapshot) -> list[str]:
 
 
 def guarded_root(snippets_folder: Path) -> Path:
-    """The folder a run must leave unchanged: the checkout the snippets folder is in (the
-    folder holding its ``pyproject.toml``), or the snippets folder alone outside a checkout."""
+    """The folder a run must leave unchanged: the checkout the snippets folder is in, or the
+    snippets folder alone outside a checkout."""
     parent = snippets_folder.resolve().parent
-    return parent if (parent / "pyproject.toml").is_file() else snippets_folder.resolve()
+    return parent if is_checkout(parent) else snippets_folder.resolve()

@@ -76,10 +76,10 @@ class Run:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Run:
-        given = {**data, "via": Via(data.get("via", Via.FRESH.value))}
         return cls(
             **{
-                **given,
+                **data,
+                "via": Via(data.get("via", Via.FRESH.value)),
                 "left": tuple(data.get("left", ())),
                 "changed": tuple(data.get("changed", ())),
             }
@@ -220,9 +220,8 @@ def _execute(
 ) -> list[tuple[Run, ...]]:
     runnable = [snippet for snippet in snippets if not snippet.problems]
     tasks = [snippet for snippet in runnable for _ in range(repeat)]
-    watches = {
-        root: Watch(root) for root in {checkout.guarded_root(s.path.parent) for s in runnable}
-    }
+    roots = {s.name: checkout.guarded_root(s.path.parent) for s in runnable}
+    watches = {root: Watch(root) for root in set(roots.values())}
     pool = ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1)
     try:
         with children_die_with_us():  # an interruption kills the runs before anything waits
@@ -236,7 +235,7 @@ def _execute(
                     snippet,
                     python,
                     templates,
-                    watches[checkout.guarded_root(snippet.path.parent)],
+                    watches[roots[snippet.name]],
                 )
                 for snippet in tasks
             ]
