@@ -2,11 +2,12 @@
 copy: each is caught clearly, names its file, and leaves the other results standing.
 
 The numbers are those of the faults listed in the issue "A green build means every claim held";
-the faults of the site build are in ``test_faults_build.py``.
+the faults of the site build are in ``test_docs_check.py``, on a scratch site.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 import os
@@ -17,11 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
-from copies import ROOT, Copy, copy_project, edited
+from copies import ROOT, Copy, copy_project
 
 from jaxwaits import cli, files
-from jaxwaits.chain import facts
-from jaxwaits.claims import registry as claims
+from jaxwaits.chain import facts, problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
 from jaxwaits.evidence.outcomes import Outcome
@@ -349,14 +349,53 @@ def test_8_a_flood_of_output_gives_a_short_message(tmp_path: Path, templates: Te
     assert "[... 499" in message and "more lines, " in message
 
 
-def test_7_the_tests_refuse_a_removed_claim_link(tmp_path: Path) -> None:
+def _shift_a_boundary_across_a_verified_release(path: Path) -> str:
+    """The manifest, with the piece that changed in 0.12.0 said to have changed in 0.11.2."""
+    recorded = manifest.load(path.parent)
+    name = "dispatch.RuntimeTokenSet.block_until_ready"
+    differs, identical = recorded.pieces[name].history
+    at = recorded.releases.index(differs.last)
+    history = (
+        dataclasses.replace(differs, last=recorded.releases[at - 1], count=differs.count - 1),
+        dataclasses.replace(identical, first=differs.last, count=identical.count + 1),
+    )
+    pieces = {**recorded.pieces, name: dataclasses.replace(recorded.pieces[name], history=history)}
+    return manifest.dumps(dataclasses.replace(recorded, pieces=pieces))
+
+
+def test_7_the_judge_refuses_four_faults_in_the_vendored_pieces(tmp_path: Path) -> None:
+    """An edited vendored line, a removed note, a wrong manifest range and a removed claim
+    link: each is one of the site's problems, which the build reports as they are (the one-list
+    test in ``test_docs_check.py`` holds the build to that)."""
     copy = copy_project(tmp_path, ("docs", "snippets", "annotated_src"))
-    piece = copy.root / "annotated_src" / "api.block_until_ready.py"
+    folder = copy.root / "annotated_src"
+    wrapper = folder / "api.block_until_ready.py"
+    call = "    xc.batched_block_until_ready(arrays)\n"
     link = "  #| {claim}`wrapper-returns-its-argument`\n"
-    with edited(piece, piece.read_text().replace(link, "")):
-        registry = facts.registry(Project(copy.root))
-        problems = [str(p) for p in claims.check(registry, {"x"})]
-    assert any("lists api.block_until_ready-L2813 in :source:, but no note" in p for p in problems)
+    edited_line = wrapper.read_text().replace(call, call.replace("(arrays)", "(arrays[:1])"))
+    assert link in edited_line
+    (folder / "manifest.toml").write_text(_shift_a_boundary_across_a_verified_release(wrapper))
+    wrapper.write_text(edited_line.replace(link, ""))
+    tracer = folder / "core.Tracer.__getattr__.py"
+    lines = tracer.read_text().splitlines(keepends=True)
+    first_note = next(i for i, line in enumerate(lines) if line.lstrip().startswith("#|"))
+    code = next(i for i in range(first_note, len(lines)) if not lines[i].lstrip().startswith("#|"))
+    tracer.write_text("".join(lines[:first_note] + lines[code:]))
+    found = facts.load(Project(copy.root))
+    text = "\n".join(str(p) for p in problems.links(found) + problems.judged(found, sys.executable))
+    # the edited line
+    assert "api.block_until_ready (annotated_src/api.block_until_ready.py): jax 0.12.0.1" in text
+    assert "was a code line edited?" in text
+    assert "+    xc.batched_block_until_ready(arrays)" in text
+    # the removed note
+    assert "annotated_src/core.Tracer.__getattr__.py:1: upstream line" in text
+    assert "has no note:" in text
+    # the wrong range
+    assert "docs/verified/jax-0.11.2-cpu.json: found dispatch.RuntimeTokenSet" in text
+    assert "differs as recorded on jax 0.11.2, but the manifest says identical" in text
+    # the removed link
+    assert "claim 'wrapper-returns-its-argument' lists api.block_until_ready-L" in text
+    assert "but no note on that line cites it" in text
 
 
 def test_4_a_broken_manifest_raises_an_error_naming_it(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def test_every_other_verdict(judge: verdicts.Judge) -> None:
     assert judge.verdict(matched, claim()).verdict is Verdict.HOLDS
     assert judge.verdict(matched, claim(scope=GPU)).verdict is Verdict.NOT_OBSERVABLE
     assert judge.verdict(matched, claim("x", "a", "b")) == ClaimVerdict(
-        Verdict.NOT_RUN, "verified before b existed"
+        Verdict.NOT_VERIFIED, "verified before b existed"
     )
     differs = verified(judge, "0.5.3", a=Outcome.DIFFERS)
     assert judge.verdict(differs, claim()) == ClaimVerdict(Verdict.FAILS, "a: differs")
@@ -85,7 +85,7 @@ def test_every_other_verdict(judge: verdicts.Judge) -> None:
         Verdict.STALE, "a changed since jax 0.5.3 was verified"
     )
     lost = Verification(matched.platform, not_installable="jax 0.5.3 does not install: no jaxlib")
-    assert judge.verdict(lost, claim()) == ClaimVerdict(Verdict.NOT_RUN, lost.not_installable)
+    assert judge.verdict(lost, claim()) == ClaimVerdict(Verdict.NOT_VERIFIED, lost.not_installable)
 
 
 def test_release_sets_are_exact_and_break_at_every_gap(judge: verdicts.Judge) -> None:

@@ -9,7 +9,8 @@ from jaxwaits.claims import registry as pages
 from jaxwaits.claims.registry import Registry
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.snippets import load_snippets
-from jaxwaits.pieces import cited
+from jaxwaits.pieces import cited, manifest
+from jaxwaits.pieces.manifest import Manifest
 from jaxwaits.project import Project
 from jaxwaits.releases import ledger, universe, verdicts
 from jaxwaits.releases.ledger import Verification
@@ -28,6 +29,7 @@ class Facts:
     universe: Universe
     judge: Judge
     verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
+    manifest: Manifest | None  # None when there is none, or it cannot be read
 
     @property
     def releases(self) -> list[str]:
@@ -45,10 +47,13 @@ def registry(project: Project) -> Registry:
 
 def load(project: Project) -> Facts:
     verifications, unreadable = ledger.read(project.verified)
-    try:
-        releases = universe.load(project)
-    except JaxwaitsError:  # the vendored-pieces check names the manifest
-        releases = Universe((), frozenset())
+    recorded = None
+    if (project.annotated_src / manifest.FILE).exists():
+        try:
+            recorded = manifest.load(project.annotated_src)
+        except JaxwaitsError:  # the vendored-pieces check names the manifest
+            pass
+    releases = universe.of(recorded)
     found = registry(project)
     judge = verdicts.judge_for(load_snippets(project.snippets))
     table = {
@@ -56,5 +61,12 @@ def load(project: Project) -> Facts:
         for claim in found.claims.values()
     }
     return Facts(
-        project, found, verifications, [str(p) for p in unreadable], releases, judge, table
+        project,
+        found,
+        verifications,
+        [str(p) for p in unreadable],
+        releases,
+        judge,
+        table,
+        recorded,
     )

@@ -1,17 +1,19 @@
 """The site's problems: every broken link in the chain of evidence that the facts alone show, in
-one list, which ``jaxwaits claims`` prints and the build reports as warnings. (The build adds
-only what a build alone knows: a claim no page rendered, a cell that failed, a release boundary
-a page names in prose.)"""
+one list, which ``jaxwaits claims`` prints and the build reports as warnings (:func:`links`,
+:func:`judged`); and what is wrong with what a build saw (:func:`built`), given as plain data:
+a claim no page rendered, a cell that failed, a release boundary a page names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jaxwaits.chain import changes
 from jaxwaits.chain.facts import Facts
+from jaxwaits.chain.standing import Ran, Standing, standing
 from jaxwaits.claims import registry
-from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.snippets import load_snippets, orphans
-from jaxwaits.pieces import drift, manifest
+from jaxwaits.pieces import drift
 from jaxwaits.releases import ledger, verdicts
 
 
@@ -22,7 +24,7 @@ class Problem:
 
     message: str
     where: str
-    kind: str  # claims, ledger, releases, known, pieces
+    kind: str  # claims, ledger, releases, boundary, known, pieces
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
@@ -47,16 +49,68 @@ def judged(facts: Facts, python: str) -> list[Problem]:
             Problem(p, where, "releases")
             for p in verdicts.release_problems(claim, facts.verdicts[claim.id])
         ]
+        found += [Problem(p, where, "boundary") for p in changes.statement_problems(facts, claim)]
     found += [
         Problem(p, "", "known")
         for p in verdicts.unclassified(facts.judge, facts.registry.claims.values())
     ]
     pieces = drift.audit(facts.project, python)
-    try:
-        recorded = manifest.load(facts.project.annotated_src)
-    except JaxwaitsError:
-        recorded = None  # the audit has named the file already
-    if recorded is not None:
+    if facts.manifest is not None:  # else the audit has named the file
         folder = facts.project.relative(facts.project.verified)
-        pieces += ledger.disagreements(recorded, facts.ledger, folder)
+        pieces += ledger.disagreements(facts.manifest, facts.ledger, folder)
     return found + [Problem(p, "", "pieces") for p in pieces]
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """A release boundary a page names: cited as ``{changed-in}`release <target>``` (with a
+    target) or in plain words (``target`` empty, ``words`` what the prose says)."""
+
+    where: str  # file:line
+    release: str = ""
+    target: str = ""
+    words: str = ""
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a build saw, which the facts alone cannot tell: the platform its snippets ran on,
+    every snippet cell it ran, the claims its pages rendered, the boundaries its pages name."""
+
+    platform: Platform
+    ran: tuple[Ran, ...]
+    rendered: frozenset[str]
+    boundaries: tuple[Boundary, ...]
+
+
+def built(facts: Facts, seen: Built) -> list[Problem]:
+    """Each claim the build shows failing or no page rendered, and each boundary a page names
+    that the ledger does not stand behind."""
+    found = []
+    for claim in sorted(facts.registry.claims.values(), key=lambda c: c.id):
+        where = f"{claim.file}:{claim.line}"
+        shown = standing(claim, seen.ran, seen.platform)
+        if shown.standing is Standing.FAILING:
+            message = (
+                f"claim {claim.id} is failing: {shown.detail}, so this site must not be published"
+            )
+            found.append(Problem(message, where, "claims"))
+        if claim.id not in seen.rendered:
+            message = (
+                f"claim {claim.id} was read from its page, but no page of this build rendered it"
+            )
+            found.append(Problem(message, where, "claims"))
+    for boundary in seen.boundaries:
+        if boundary.words:
+            if changes.named_boundaries(boundary.words, facts.releases):
+                message = (
+                    f"{boundary.words!r} names a release boundary in plain words: cite what "
+                    "changed there with {changed-in}`<release> <snippet, claim or piece>`"
+                )
+                found.append(Problem(message, boundary.where, "boundary"))
+            continue
+        problem = changes.boundary_problem(facts, boundary.release, boundary.target)
+        if problem:
+            role = f"{{changed-in}}`{boundary.release} <{boundary.target}>`"
+            found.append(Problem(f"{role}: {problem}", boundary.where, "boundary"))
+    return found

@@ -25,10 +25,16 @@ class Universe:
         return Universe(merged, self.yanked)
 
 
+def of(recorded: manifest.Manifest | None) -> Universe:
+    """The releases since the manifest's first one (none without a manifest: then the ledger's
+    releases are all it knows)."""
+    if recorded is None:
+        return Universe((), frozenset())
+    return Universe(tuple(recorded.releases), frozenset(recorded.yanked))
+
+
 def load(project: Project) -> Universe:
-    """The releases since the manifest's first one, from the committed manifest (none for a
-    project that vendors nothing: then the ledger's releases are all it knows)."""
+    """The universe of the committed manifest (none for a project that vendors nothing)."""
     if not (project.annotated_src / manifest.FILE).exists():
         return Universe((), frozenset())
-    recorded = manifest.load(project.annotated_src)
-    return Universe(tuple(recorded.releases), frozenset(recorded.yanked))
+    return of(manifest.load(project.annotated_src))

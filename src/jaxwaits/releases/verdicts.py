@@ -33,7 +33,7 @@ class Verdict(enum.Enum):
     DOES_NOT_HOLD = "does-not-hold"  # a known difference that contradicts it
     NOT_OBSERVABLE = "not-observable"  # this release or backend cannot show it
     ABSENT = "absent"  # the API it is about does not exist in that release
-    NOT_RUN = "not-verified"  # no ledger entry, or the release does not install here
+    NOT_VERIFIED = "not-verified"  # no ledger entry, or the release does not install here
     STALE = "stale"  # the entry judged another snippet or other outputs than today's
     FAILS = "fails"  # the release printed what nobody has explained (or crashed)
 
@@ -51,7 +51,7 @@ HOLDING = (Verdict.HOLDS, Verdict.HOLDS_OUTPUT_DIFFERS)
 _WORST_FIRST = (
     Verdict.FAILS,
     Verdict.STALE,
-    Verdict.NOT_RUN,
+    Verdict.NOT_VERIFIED,
     Verdict.DOES_NOT_HOLD,
     Verdict.ABSENT,
     Verdict.NOT_OBSERVABLE,
@@ -101,7 +101,7 @@ class Judge:
     def verdict(self, verification: Verification, claim: Claim) -> ClaimVerdict:
         """The claim on one verified release."""
         if verification.not_installable:
-            return ClaimVerdict(Verdict.NOT_RUN, verification.not_installable)
+            return ClaimVerdict(Verdict.NOT_VERIFIED, verification.not_installable)
         if claim.needs and claim.needs != verification.platform.backend:
             backend = verification.platform.backend
             return ClaimVerdict(Verdict.NOT_OBSERVABLE, f"needs {claim.needs}, not {backend}")
@@ -116,7 +116,7 @@ class Judge:
         release = verification.platform.jax
         entry = verification.snippets.get(name)
         if entry is None or name not in self.snippets:
-            return ClaimVerdict(Verdict.NOT_RUN, f"verified before {name} existed")
+            return ClaimVerdict(Verdict.NOT_VERIFIED, f"verified before {name} existed")
         try:
             fingerprint = self.fingerprint(name, release)
             known = self.known(name)
@@ -153,7 +153,7 @@ def per_release(
 ) -> dict[str, ClaimVerdict]:
     """The claim's verdict on every release of the universe (CPU), verified or not."""
     by_release = {v.platform.jax: v for v in verifications if v.platform.backend == "cpu"}
-    missing = ClaimVerdict(Verdict.NOT_RUN, "no ledger entry")
+    missing = ClaimVerdict(Verdict.NOT_VERIFIED, "no ledger entry")
     return {
         release: judge.verdict(by_release[release], claim) if release in by_release else missing
         for release in universe.with_ledger(list(by_release)).releases

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,39 +66,34 @@ def _read_inputs(app: Sphinx) -> None:
 
 
 def _publishable(app: Sphinx, exception: Exception | None) -> None:
-    """The site's verdict at the end of every build, as warnings: each failing claim, each claim
-    no page rendered, each claim the ledger contradicts outside or inside its declared scope,
-    each release boundary the ledger does not stand behind, each known output nobody has
-    classified, and each problem with the vendored pieces."""
+    """The site's verdict at the end of every build, as warnings: the judge's problems
+    (:mod:`jaxwaits.chain.problems`) with what this build saw — each failing claim, each claim
+    no page rendered, each release boundary a page names that the ledger does not stand
+    behind."""
     if exception is not None:
         return
     found = inputs(app)
-    for claim, standing in claim_pages.failing(app):
-        logger.warning(
-            "claim %s is failing: %s, so this site must not be published",
-            claim.id,
-            standing.detail,
-            location=f"{claim.file}:{claim.line}",
-            type="jaxwaits",
-            subtype="claims",
-        )
-    rendered = site(app.env).declared()
-    for claim in found.registry.claims.values():
-        if claim.id not in rendered:
-            logger.warning(
-                "claim %s was read from its page, but no page of this build rendered it",
-                claim.id,
-                location=f"{claim.file}:{claim.line}",
-                type="jaxwaits",
-                subtype="claims",
-            )
-    for problem, doc, line in changes.problems(found, site(app.env).pages):
-        where = f"{app.env.doc2path(doc)}:{line}" if doc in app.env.all_docs else f"{doc}:{line}"
-        logger.warning(problem, location=where, type="jaxwaits", subtype="boundary")
-    for problem in problems.judged(found.facts, sys.executable):
+    state = site(app.env)
+    seen = problems.Built(
+        found.platform,
+        state.ran(),
+        frozenset(state.declared()),
+        tuple(_boundaries(app)),
+    )
+    for problem in problems.built(found.facts, seen) + problems.judged(found.facts, sys.executable):
         logger.warning(
             problem.message, location=problem.where or None, type="jaxwaits", subtype=problem.kind
         )
+
+
+def _boundaries(app: Sphinx) -> Iterator[problems.Boundary]:
+    """The release boundaries the pages name, each at its file and line."""
+    for doc, page in sorted(site(app.env).pages.items()):
+        path = app.env.doc2path(doc) if doc in app.env.all_docs else doc
+        for cited in page.boundaries:
+            yield problems.Boundary(f"{path}:{cited.line}", cited.release, cited.target)
+        for words, line in page.plain_boundaries:
+            yield problems.Boundary(f"{path}:{line}", words=words)
 
 
 UNFINISHED = ".jaxwaits-build-unfinished"  # in the output folder while a build reads and writes

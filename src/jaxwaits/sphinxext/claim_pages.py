@@ -2,15 +2,14 @@
 
 The claims themselves are :mod:`jaxwaits.claims.registry`'s, read from the pages once before the
 build reads them: the directive renders the typed claim it finds there, and the static checks
-(IDs, evidence, references, citations) are the same code the tests run. This module adds what
-only a build can know — did each snippet run and pass here — as each claim's standing.
+(IDs, evidence, references, citations) are the same code the tests run. This module shows what
+only a build can know — did each snippet run and pass here — as each claim's standing
+(:mod:`jaxwaits.chain.standing`).
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from docutils import nodes
@@ -23,6 +22,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits.chain import cite, problems
 from jaxwaits.chain.cite import PAGES
+from jaxwaits.chain.standing import ClaimStanding, standing
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.files import inside, remove, write_atomic
@@ -49,44 +49,20 @@ class claims_index(nodes.General, nodes.Element):
     """Placeholder for the table of all claims."""
 
 
-class Standing(enum.Enum):
-    """What this build showed about a claim."""
-
-    VERIFIED = "verified"
-    FAILING = "failing"
-    NEEDS_BACKEND = "needs"  # observable only on another backend, so never verified here
-
-
-@dataclass(frozen=True)
-class ClaimStanding:
-    """A claim's standing, with the words that say it: a headline and its detail."""
-
-    standing: Standing
-    headline: str  # "verified in this build", "failing", "needs gpu"
-    detail: str
-    css: str  # the class of its status line: jaxwaits-verified, -failing, -needs-gpu
-
-    @property
-    def rest(self) -> str:
-        """What follows the headline on the status line."""
-        return f" {self.detail}" if self.standing is Standing.VERIFIED else f": {self.detail}"
-
-
-SHAPES = {Standing.VERIFIED: "✓", Standing.FAILING: "✗", Standing.NEEDS_BACKEND: "◇"}
-
-
 def badge(seen: ClaimStanding) -> nodes.inline:
     """The standing as a badge: a shape and its words, white on a colour of its own (so neither
     the colour nor the shape alone carries it)."""
-    text = f"{SHAPES[seen.standing]} {seen.headline}"
+    text = f"{seen.shape} {seen.headline}"
     return nodes.inline(text, text, classes=["jaxwaits-badge", seen.css])
 
 
 def small_badge(seen: ClaimStanding) -> nodes.abbreviation:
     """The shape alone, after a reference to the claim; its words are the tooltip."""
-    shape = SHAPES[seen.standing]
     return nodes.abbreviation(
-        shape, shape, explanation=seen.headline, classes=["jaxwaits-badge", "small", seen.css]
+        seen.shape,
+        seen.shape,
+        explanation=seen.headline,
+        classes=["jaxwaits-badge", "small", seen.css],
     )
 
 
@@ -100,10 +76,6 @@ def copy_link(release_url: str, claim_id: str) -> nodes.reference:
         reftitle=f"Copy the permanent link to claim {claim_id}",
         classes=["jaxwaits-copy-link"],
     )
-
-
-def _failing(detail: str) -> ClaimStanding:
-    return ClaimStanding(Standing.FAILING, "failing", detail, "jaxwaits-failing")
 
 
 class ClaimDirective(SphinxDirective):
@@ -236,43 +208,9 @@ def citations(doctree: nodes.document) -> list[Citation]:
     return found
 
 
-def standing(app: Sphinx, claim: Claim) -> ClaimStanding:
-    """What this build showed about a claim."""
-    cells = [cell for cell in site(app.env).cells() if cell.snippet in claim.evidence]
-    platform = inputs(app).platform
-    if not claim.evidence:
-        return _failing("it has no evidence")
-    for name in claim.evidence:
-        ran = [cell for cell in cells if cell.snippet == name]
-        if not ran:
-            return _failing(f"its evidence {name} did not run in this build")
-        failed = next((cell for cell in ran if not cell.outcome.passed), None)
-        if failed is not None:
-            return _failing(f"its evidence {name}: {failed.outcome.words}")
-    if claim.needs and claim.needs != platform.backend:
-        return ClaimStanding(
-            Standing.NEEDS_BACKEND,
-            f"needs {claim.needs}",
-            f"not observable on {platform.backend}, so not verified here; rests on "
-            f"{claim.rests_on}",
-            f"jaxwaits-needs-{claim.needs}",
-        )
-    return ClaimStanding(
-        Standing.VERIFIED,
-        "verified in this build",
-        f"on {platform.describe()}",
-        "jaxwaits-verified",
-    )
-
-
-def failing(app: Sphinx) -> list[tuple[Claim, ClaimStanding]]:
-    """Every claim that this build (its pages read now or before) shows as failing."""
-    found = []
-    for claim in sorted(inputs(app).registry.claims.values(), key=lambda c: c.id):
-        seen = standing(app, claim)
-        if seen.standing is Standing.FAILING:
-            found.append((claim, seen))
-    return found
+def _standing(app: Sphinx, claim: Claim) -> ClaimStanding:
+    """What this build (its pages read now or before) showed about a claim."""
+    return standing(claim, site(app.env).ran(), inputs(app).platform)
 
 
 def _uri(app: Sphinx, fromdoc: str, todoc: str, anchor: str = "") -> str:
@@ -293,7 +231,7 @@ def _docname(app: Sphinx, claim: Claim) -> str:
 
 
 def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragraph:
-    seen = standing(app, claim)
+    seen = _standing(app, claim)
     para = nodes.paragraph(classes=["jaxwaits-claim-status", seen.css])
     para += badge(seen)
     para += nodes.Text(seen.rest)
@@ -307,7 +245,11 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragrap
     held = verdicts.summary(inputs(app).verdicts[claim.id])
     para += nodes.Text(" · across releases: ")
     para += _link(app, fromdoc, "matrix", "", held)
-    cells = [c for c in site(app.env).cells() if c.snippet in claim.evidence]
+    # in the order the claim lists its evidence, whatever order the pages were read in
+    cells = sorted(
+        (c for c in site(app.env).cells() if c.snippet in claim.evidence),
+        key=lambda c: (claim.evidence.index(c.snippet), c.docname, c.anchor),
+    )
     if cells:
         para += nodes.Text(" · evidence: ")
         for i, cell in enumerate(cells):
@@ -337,7 +279,7 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         ref = _link(app, fromdoc, target, f"claim-{claim.id}", label, code=not node["explicit"])
         ref["classes"].append("jaxwaits-claim-ref")
         ref["reftitle"] = claim.statement
-        node.replace_self([ref, small_badge(standing(app, claim))])
+        node.replace_self([ref, small_badge(_standing(app, claim))])
 
 
 def _statement(app: Sphinx, claim: Claim) -> list[nodes.Node]:
@@ -452,7 +394,7 @@ def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
     claims = inputs(app).registry.claims
     rows = []
     for claim_id in sorted(claims):
-        seen = standing(app, claims[claim_id])
+        seen = _standing(app, claims[claim_id])
         link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
         statement = _statement(app, claims[claim_id])
         limits = claims[claim_id].scope.limits()

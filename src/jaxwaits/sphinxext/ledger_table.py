@@ -31,7 +31,7 @@ MARKS = {
     Verdict.DOES_NOT_HOLD: "✗",
     Verdict.NOT_OBSERVABLE: "○",
     Verdict.ABSENT: "–",
-    Verdict.NOT_RUN: "?",
+    Verdict.NOT_VERIFIED: "?",
     Verdict.STALE: "↻",
     Verdict.FAILS: "!",
 }
@@ -41,7 +41,7 @@ MEANING = {
     Verdict.DOES_NOT_HOLD: "what it printed contradicts the claim; what holds instead is said",
     Verdict.NOT_OBSERVABLE: "this release or backend cannot show it",
     Verdict.ABSENT: "the API the claim is about does not exist in that release",
-    Verdict.NOT_RUN: "no ledger entry, or the release does not install here",
+    Verdict.NOT_VERIFIED: "no ledger entry, or the release does not install here",
     Verdict.STALE: "verified with another snippet or recorded output than today's",
     Verdict.FAILS: "the release printed what nobody has explained yet",
 }
@@ -54,8 +54,9 @@ PIECE_MARKS = {
 
 
 def css(verdict: Verdict) -> str:
-    """The class of a verdict's mark: ``jaxwaits-v-holds``, ``jaxwaits-v-does-not-hold`` …"""
-    return "jaxwaits-v-" + nodes.make_id(verdict.name.lower())
+    """The class of a verdict's mark, from its stored code: ``jaxwaits-v-holds``,
+    ``jaxwaits-v-does-not-hold`` …"""
+    return f"jaxwaits-v-{verdict.value}"
 
 
 def why_nodes(why: str) -> list[nodes.Node]:

@@ -20,6 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from jaxwaits.chain.facts import Facts
+from jaxwaits.chain.standing import Ran
 from jaxwaits.claims.registry import Registry
 from jaxwaits.evidence.checkout import Snapshot
 from jaxwaits.evidence.outcomes import Outcome
@@ -30,7 +31,7 @@ from jaxwaits.releases.universe import Universe
 from jaxwaits.releases.verdicts import ClaimVerdict
 
 ATTRIBUTE = "jaxwaits_site"
-VERSION = 3  # of these classes as pickled with the environment: bump it when they change
+VERSION = 4  # of these classes as pickled with the environment: bump it when they change
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,10 @@ class Site:
     def cells(self) -> Iterator[CellResult]:
         for facts in self.pages.values():
             yield from facts.cells
+
+    def ran(self) -> tuple[Ran, ...]:
+        """Every snippet cell the pages ran, as the judge takes them."""
+        return tuple(Ran(cell.snippet, cell.outcome) for cell in self.cells())
 
     def declared(self) -> dict[str, tuple[str, list[nodes.Node]]]:
         """Claim ID -> the page that declares it and its rendered statement."""
