@@ -7,7 +7,8 @@ it, naming it, and every other test still runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,22 @@ def checkout_unchanged() -> Iterator[None]:
     yield
     changed = checkout.changes(before, checkout.snapshot(ROOT))
     assert not changed, "the tests changed the checkout: " + "; ".join(changed)
+
+
+@pytest.fixture(scope="session")
+def progress(pytestconfig: pytest.Config) -> Callable[[str], None]:
+    """Say on the terminal, now, what a slow step is doing (even under ``-q`` and capture), so
+    that nobody waits minutes in silence."""
+    capture = pytestconfig.pluginmanager.getplugin("capturemanager")
+    reporter = pytestconfig.pluginmanager.getplugin("terminalreporter")
+
+    def say(message: str) -> None:
+        if capture is None or reporter is None:
+            return
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(f"[jaxwaits] {message}")
+
+    return say
 
 
 @pytest.fixture(scope="session")
@@ -81,11 +98,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session")
 def snippet_run(
-    project: Project, templates: Templates, request: pytest.FixtureRequest
+    project: Project,
+    templates: Templates,
+    request: pytest.FixtureRequest,
+    progress: Callable[[str], None],
 ) -> tuple[dict[str, Result], Platform]:
     """The snippets the selected tests judge (all of them in a whole run), each run once in a
     child of a template, all in parallel."""
     wanted = request.config.stash.get(_WANTED, None)
     snippets = load_snippets(project.snippets, sorted(wanted) if wanted else None)
+    started = time.perf_counter()
+    progress(f"snippets: running {len(snippets)}, each in a child of a template")
     results, platform = run_on(snippets, templates=templates)
+    progress(f"snippets: ran {len(snippets)} in {time.perf_counter() - started:.0f} s")
     return {result.snippet.name: result for result in results}, platform

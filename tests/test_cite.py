@@ -6,7 +6,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from jaxwaits.chain import cite
+from jaxwaits.chain import cite, facts
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.claims.scope import Scope
 from jaxwaits.project import Project
@@ -25,19 +25,19 @@ def claim(project: Project) -> Claim:
 
 
 def test_the_link_names_the_claim_and_points_at_its_page(project: Project) -> None:
-    text = cite.markdown(project, claim(project))
+    text = cite.markdown(facts.load(project), claim(project))
     assert text.startswith("[`returns-self`: `y.block_until_ready()` returns `y` itself. (")
     assert re.search(r"\((holds|differs|not yet verified)", text), text  # where it was verified
     release = f"https://jax-waits.readthedocs.io/en/v{project.version}/claim/returns-self.html"
     assert text.endswith(f")]({release})")  # this site release: the link keeps its content
-    latest = cite.markdown(project, claim(project), latest=True)
+    latest = cite.markdown(facts.load(project), claim(project), latest=True)
     assert latest.endswith(")](https://jax-waits.readthedocs.io/en/latest/claim/returns-self.html)")
 
 
 def test_a_claim_only_a_gpu_can_show_is_cited_as_not_verified(project: Project) -> None:
     on_gpu = Scope((("backend", ("gpu",)),))
     gpu = dataclasses.replace(claim(project), scope=on_gpu, rests_on="the CUDA stream order")
-    text = cite.markdown(project, gpu)
+    text = cite.markdown(facts.load(project), gpu)
     assert "(limited to GPU; not verified: it needs gpu, which these checks do not run on)" in text
     assert "holds" not in text
 

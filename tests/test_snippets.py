@@ -3,6 +3,9 @@ fresh interpreter."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 from conftest import ROOT
 
@@ -11,6 +14,8 @@ from jaxwaits.evidence import report
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.runner import Result, Via, run_snippets
 from jaxwaits.evidence.snippets import load_snippets
+
+pytestmark = pytest.mark.evidence  # every snippet, run under JAX
 
 NAMES = [snippet.name for snippet in load_snippets(ROOT / "snippets")]
 
@@ -31,14 +36,17 @@ def test_snippet_prints_its_recorded_output(
 
 
 def test_a_fresh_interpreter_prints_what_a_templates_child_printed(
-    project, snippet_run: tuple[dict[str, Result], Platform]
+    project, snippet_run: tuple[dict[str, Result], Platform], progress: Callable[[str], None]
 ) -> None:
     results, _ = snippet_run
     ran = {name: result for name, result in results.items() if result.runs}
     assert ran, "no snippet ran"
     assert {r.runs[0].via for r in ran.values()} == {Via.TEMPLATE}
     snippets = [s for s in load_snippets(project.snippets) if s.name in ran]
+    started = time.perf_counter()
+    progress(f"snippets: running {len(snippets)} again, each in a fresh interpreter")
     fresh = run_snippets(snippets, fresh=True)
+    progress(f"snippets: ran {len(snippets)} fresh in {time.perf_counter() - started:.0f} s")
     assert {r.runs[0].via for r in fresh} == {Via.FRESH}
     differ = {
         r.snippet.name: report.diff(

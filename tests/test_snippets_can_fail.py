@@ -12,6 +12,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,8 @@ from conftest import ROOT
 from jaxwaits.evidence.output import canonical
 from jaxwaits.evidence.report import diff
 from jaxwaits.evidence.snippets import read_snippet
+
+pytestmark = pytest.mark.evidence  # every mutant, run under JAX
 
 ONE_BUFFER = """
 from jax._src import array
@@ -160,6 +165,7 @@ jax.transfer_guard_device_to_host = lambda level: contextlib.nullcontext()
 ONE_STREAM = """
 import functools
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 import jax
 one_thread = ThreadPoolExecutor(max_workers=1)  # every thread's calls dispatched from one
 compile = jax.jit
@@ -282,13 +288,13 @@ SHOWS = {
 }
 
 
-def run_mutated(name: str, patch: str, folder: Path) -> str:
-    """What snippet ``name`` prints with ``patch`` applied first, in its interpreter and in any
-    it starts (canonical stdout)."""
+def run_mutated(name: str, patch: str, folder: Path) -> subprocess.CompletedProcess[bytes]:
+    """Snippet ``name`` run with ``patch`` applied first, in its interpreter and in any it
+    starts."""
     snippet = read_snippet(ROOT / "snippets" / f"{name}.py")
     (folder / "sitecustomize.py").write_text(patch)
     path = os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, str(snippet.path)],
         cwd=snippet.path.parent,
         env={**os.environ, "PYTHON_COLORS": "0", "PYTHONPATH": path, **snippet.env},
@@ -296,17 +302,46 @@ def run_mutated(name: str, patch: str, folder: Path) -> str:
         timeout=snippet.timeout + 30,
         check=False,
     )
-    assert done.returncode == 0, done.stderr.decode()[-2000:]
-    return canonical(done.stdout.decode())
+
+
+@pytest.fixture(scope="module")
+def mutated(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    progress: Callable[[str], None],
+) -> dict[str, subprocess.CompletedProcess[bytes]]:
+    """Every selected mutant's run, side by side: many of them mostly wait (a deadlock broken
+    by the snippet's own limit, a sleep that holds the GIL), so one after another they took
+    three minutes. One more at a time than there are cores, the longest-limited first."""
+    wanted = sorted(
+        {
+            item.callspec.params["mutant"]
+            for item in request.session.items
+            if "mutant" in getattr(getattr(item, "callspec", None), "params", {})
+        }
+    )
+    wanted.sort(key=lambda m: -read_snippet(ROOT / "snippets" / f"{MUTANTS[m][0]}.py").timeout)
+    started = time.perf_counter()
+    progress(f"mutants: running {len(wanted)} snippet runs, each under a mutant of JAX")
+    with ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1) as pool:
+        runs = {
+            mutant: pool.submit(run_mutated, *MUTANTS[mutant], tmp_path_factory.mktemp("mutant"))
+            for mutant in wanted
+        }
+        done = {mutant: run.result() for mutant, run in runs.items()}
+    progress(f"mutants: ran {len(wanted)} in {time.perf_counter() - started:.0f} s")
+    return done
 
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
 def test_the_snippet_prints_something_else_when_its_claim_is_false(
-    mutant: str, tmp_path: Path
+    mutant: str, mutated: dict[str, subprocess.CompletedProcess[bytes]]
 ) -> None:
-    name, patch = MUTANTS[mutant]
+    name, _ = MUTANTS[mutant]
+    done = mutated[mutant]
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
     recorded = read_snippet(ROOT / "snippets" / f"{name}.py").recorded()
-    printed = run_mutated(name, patch, tmp_path)
+    printed = canonical(done.stdout.decode())
     assert printed != recorded, f"{name} prints its recorded output even with {mutant}"
     if mutant in SHOWS:
         assert SHOWS[mutant] in printed.splitlines(), f"{mutant} did not reach its case"

@@ -85,10 +85,11 @@ def _claims(project: Project, args: argparse.Namespace) -> int:
 
 
 def _cite(project: Project, args: argparse.Namespace) -> int:
-    claim = facts.registry(project).resolve(args.id)
+    found = facts.load(project)
+    claim = found.registry.resolve(args.id)
     if claim is None:
         raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
-    print(cite.markdown(project, claim, latest=args.latest))
+    print(cite.markdown(found, claim, latest=args.latest))
     return 0
 
 
@@ -162,9 +163,16 @@ def _summary(project: Project, args: argparse.Namespace) -> int:
     return 0 if all(v.passed for v in verifications) else 1
 
 
+def _progress(message: str) -> None:
+    """A line of progress in a long step, shown as it happens."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def _provenance(project: Project, args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    computed, texts = provenance.compute(project, offline=args.offline, refresh=args.refresh)
+    computed, texts = provenance.compute(
+        project, offline=args.offline, refresh=args.refresh, say=_progress
+    )
     for entry in computed.pieces.values():
         print("\n".join(provenance.summary(entry)))
     print(

@@ -3,6 +3,13 @@
 Values: strings, integers, booleans, lists of those, tables (dicts) and lists of tables.
 Multi-line strings are written as literal ``'''`` blocks where TOML allows it, so diffs and
 docstrings stay readable in the file.
+
+Why not a maintained writer: neither writes these files as they are (tried on the committed
+manifest, December 2026). ``tomli_w`` 1.2 puts each release of a list on a line of its own and
+has no literal strings, so a diff stored in the manifest loses its readable form (its output is
+a 422-line diff from the file); ``tomlkit`` 0.15 writes multi-line text as one line of ``\\n``
+escapes (478 lines). Both would make the manifest and the known-output files unreadable in the
+diffs a reviewer reads.
 """
 
 from __future__ import annotations

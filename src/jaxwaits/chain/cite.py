@@ -6,10 +6,10 @@ import html
 import re
 from pathlib import Path
 
+from jaxwaits.chain.facts import Facts
 from jaxwaits.claims.registry import Claim, Registry
-from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.project import Project
-from jaxwaits.releases import ledger, universe, verdicts
+from jaxwaits.releases import verdicts
 
 PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
 
@@ -30,24 +30,21 @@ def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
     return pinned(project.site_url if latest else project.release_url, claim_id)
 
 
-def markdown(project: Project, claim: Claim, *, latest: bool = False) -> str:
+def markdown(facts: Facts, claim: Claim, *, latest: bool = False) -> str:
     """A Markdown link: the claim's ID, statement, what it is limited to along the scope axes
-    and the releases it declares, and its verdict on every release; a claim that only another
-    backend can show says it is not verified."""
+    and the releases it declares, and its verdict on every release (judged on ``facts``); a
+    claim that only another backend can show says it is not verified."""
     if claim.needs not in (None, "cpu"):
         verified = f"not verified: it needs {claim.needs}, which these checks do not run on"
     else:
-        judge = verdicts.judge_for(load_snippets(project.snippets))
-        found = verdicts.per_release(
-            judge, universe.load(project), ledger.load(project.verified), claim
-        )
+        found = verdicts.per_release(facts.judge, facts.universe, facts.ledger, claim)
         verified = verdicts.summary(found)
     if claim.releases:
         verified = f"declared to hold {claim.releases}; {verified}"
     limits = claim.scope.limits()
     if limits:
         verified = f"limited to {', '.join(limits)}; {verified}"
-    link = url(project, claim.id, latest=latest)
+    link = url(facts.project, claim.id, latest=latest)
     return f"[`{claim.id}`: {claim.statement} ({verified})]({link})"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -101,24 +102,41 @@ def _with_diff(entry: Entry, run: Run, vendored: str, found: Found) -> Run:
     return replace(run, diff=diff(vendored, found.text, *labels))
 
 
-def _fetch(cache: Path, releases: list[wheels.Release], offline: bool) -> list[Path]:
+def _fetch(
+    cache: Path, releases: list[wheels.Release], offline: bool, say: Callable[[str], None]
+) -> list[Path]:
+    missing = [r for r in releases if not (cache / r.filename).exists()]
+    if missing and not offline:
+        say(f"fetching {len(missing)} jax wheels the cache lacks into {cache} (about 2 MB each)")
+
+    def fetch(release: wheels.Release) -> Path:
+        path = wheels.wheel(cache, release, offline=offline)
+        if release in missing:
+            say(f"fetched {release.filename}")
+        return path
+
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(lambda r: wheels.wheel(cache, r, offline=offline), releases))
+        return list(pool.map(fetch, releases))
 
 
 def compute(
-    project: Project, *, offline: bool = False, refresh: bool = False
+    project: Project,
+    *,
+    offline: bool = False,
+    refresh: bool = False,
+    say: Callable[[str], None] = lambda _: None,
 ) -> tuple[Manifest, dict[str, str]]:
     """The manifest with every history recomputed, and each piece's text at its release.
 
     The release list comes from the wheel cache when it has one (``refresh`` fetches it anew);
-    ``offline`` never downloads."""
+    ``offline`` never downloads. ``say`` is told of each wheel fetched and of the scan."""
     old = manifest.load(project.annotated_src)
     cache = wheels.cache_folder(project.root)
     releases = wheels.listed(cache, old.first, offline=offline, refresh=refresh)
     versions = [r.version for r in releases]
     targets = sorted({(entry.file, entry.qualname) for entry in old.pieces.values()})
-    paths = _fetch(cache, releases, offline)
+    paths = _fetch(cache, releases, offline, say)
+    say(f"reading {len(targets)} functions in each of {len(paths)} releases")
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         scans = dict(zip(versions, pool.map(scan, paths, [targets] * len(paths)), strict=True))
     pieces: dict[str, Entry] = {}

@@ -16,6 +16,7 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
 - :mod:`~jaxwaits.sphinxext.changes`: what changed, release by release, and the
   ``{changed-in}`` role that ties a boundary named in prose to the ledger.
 - :mod:`~jaxwaits.sphinxext.annotated`: the vendored pieces with their notes.
+- :mod:`~jaxwaits.sphinxext.quiet`: a log of progress and problems.
 """
 
 from __future__ import annotations
@@ -34,7 +35,16 @@ from jaxwaits.chain import facts, problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout
 from jaxwaits.project import find_project
-from jaxwaits.sphinxext import annotated, cells, changes, claim_pages, kernels, ledger_table, state
+from jaxwaits.sphinxext import (
+    annotated,
+    cells,
+    changes,
+    claim_pages,
+    kernels,
+    ledger_table,
+    quiet,
+    state,
+)
 from jaxwaits.sphinxext.collector import Collector
 from jaxwaits.sphinxext.state import Inputs, inputs, site
 
@@ -138,6 +148,7 @@ def _finished(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    quiet.setup(app)
     kernels.setup(app)  # declares jaxwaits_kernels
     app.connect("builder-inited", _check_config, priority=300)
     app.connect("builder-inited", _read_inputs, priority=400)  # before the modules' handlers

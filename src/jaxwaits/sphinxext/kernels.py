@@ -58,6 +58,9 @@ def _write_kernel_specs(app: Sphinx) -> None:
                 "-f",
                 "{connection_file}",
                 "--ext=jaxwaits.evidence.kernel",
+                # its warnings are about the kernel's own sockets, not the snippets (which run
+                # in processes of their own): "running over TCP without encryption", per page
+                "--IPKernelApp.log_level=ERROR",
             ],
             "display_name": f"Python 3 ({name})",
             "language": "python",
