@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from jaxwaits.chain import changes, columns, problems, standing
+from jaxwaits.chain import changes, columns, marks, problems, standing
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran, Standing
 from jaxwaits.claims.registry import Claim, Registry
@@ -211,3 +211,9 @@ def test_what_a_build_saw_is_judged_with_the_facts() -> None:
     ]
     passing = replace(seen, ran=_ran(("bye", Outcome.MATCHED)), rendered=frozenset({"says-bye"}))
     assert [p.kind for p in problems.built(FACTS, passing)] == ["boundary", "boundary"]
+
+
+def test_every_verdict_and_piece_outcome_has_a_mark_and_a_meaning() -> None:
+    assert set(marks.MARKS) == set(marks.MEANING) == set(Verdict)
+    assert set(marks.PIECE_MARKS) == set(PieceOutcome)
+    assert len(set(marks.MARKS.values())) == len(Verdict)  # no two verdicts look alike

@@ -161,3 +161,16 @@ def test_an_error_in_one_batch_stops_no_other(
         assert other.result()[0].outcome is Outcome.MATCHED
     (after,) = run_snippets(load_snippets(folder, ["fine"]), templates=templates)
     assert after.outcome is Outcome.MATCHED
+
+
+@pytest.mark.parametrize("fresh", [False, True], ids=["template", "fresh"])
+def test_a_snippet_found_through_a_relative_folder_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, templates: Templates, fresh: bool
+) -> None:
+    """Each run has a scratch folder of its own as its working directory: the snippet's path
+    must not depend on the caller's."""
+    (tmp_path / "here.py").write_text("print('here')\n")
+    (tmp_path / "here.out").write_text("here\n")
+    monkeypatch.chdir(tmp_path)
+    (found,) = run_snippets(load_snippets(Path(".")), fresh=fresh, templates=templates)
+    assert found.outcome is Outcome.MATCHED, report.describe(found, None)

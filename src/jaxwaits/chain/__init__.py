@@ -5,7 +5,10 @@ import every room below it and nothing above; nothing below imports it.
 - :mod:`~jaxwaits.chain.facts`: the project's facts, read once (the claims with the vendored
   pieces' citations of them).
 - :mod:`~jaxwaits.chain.problems`: the site's problems, in one list.
+- :mod:`~jaxwaits.chain.standing`: a claim's standing in one build, from the cells it ran.
+- :mod:`~jaxwaits.chain.changes`: what changed per release, and the boundaries the site names.
 - :mod:`~jaxwaits.chain.columns`: the version matrix's columns.
+- :mod:`~jaxwaits.chain.marks`: each verdict's mark and meaning, as readers see them.
 - :mod:`~jaxwaits.chain.cite`: links to claims for a code review, and a check that they resolve
   in a build.
 - :mod:`~jaxwaits.chain.notes`: the release note of one verified release.

@@ -157,7 +157,14 @@ def run_fresh(snippet: Snippet, python: str, cwd: Path) -> Exit:
     os.close(handle)
     os.unlink(report)  # the supervisor writes it whole, or not at all
     process = CHILDREN.start(
-        [python, "-S", str(SUPERVISOR), report, f"{snippet.timeout:g}", str(snippet.path)],
+        [
+            python,
+            "-S",
+            str(SUPERVISOR),
+            report,
+            f"{snippet.timeout:g}",
+            str(snippet.path.absolute()),
+        ],
         cwd=cwd,
         env=environment(snippet.env),
         stdin=subprocess.DEVNULL,

@@ -59,19 +59,25 @@ class Snippet:
         """Its known differences on other releases."""
         return known.load(self.path.parent, self.name)
 
-    def expected(self, jax_version: str | None = None) -> tuple[str | None, Path]:
+    def expected(
+        self, jax_version: str | None = None, differences: known.Known | None = None
+    ) -> tuple[str | None, Path]:
         """The output expected on ``jax_version`` and the file it comes from: the known
-        difference for that release if one is recorded, else the recorded output."""
-        found = self.known_differences().for_release(jax_version) if jax_version else None
+        difference for that release if one is recorded, else the recorded output.
+        ``differences``: its known differences, when the caller has read them already."""
+        if jax_version is None:
+            found = None
+        else:
+            found = (differences or self.known_differences()).for_release(jax_version)
         if found is not None:
             return canonical(found.text), known.path_for(self.path.parent, self.name)
         return self.recorded(), self.recorded_path
 
-    def fingerprint(self, jax_version: str) -> str:
+    def fingerprint(self, jax_version: str, differences: known.Known | None = None) -> str:
         """What a verification of ``jax_version`` judged: the snippet's text, its recorded
         output and the known output for that release (if any), hashed. A ledger entry with
         another fingerprint was made with other evidence: it is stale."""
-        expected, _ = self.expected(jax_version)
+        expected, _ = self.expected(jax_version, differences)
         parts = [self.path.read_text(encoding="utf-8"), self.recorded() or "", expected or ""]
         return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 

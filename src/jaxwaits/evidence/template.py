@@ -84,7 +84,7 @@ class Template:
         except OSError as error:
             raise TemplateFailed(f"no room for the run's output: {error}") from None
         request = {
-            "path": str(snippet.path),
+            "path": str(snippet.path.absolute()),  # the child runs in a scratch folder
             "cwd": str(cwd),
             "env": env,
             "stdout": str(out),

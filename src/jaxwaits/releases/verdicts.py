@@ -95,7 +95,7 @@ class Judge:
     def fingerprint(self, name: str, release: str) -> str:
         key = (name, release)
         if key not in self._fingerprints:
-            self._fingerprints[key] = self.snippets[name].fingerprint(release)
+            self._fingerprints[key] = self.snippets[name].fingerprint(release, self.known(name))
         return self._fingerprints[key]
 
     def verdict(self, verification: Verification, claim: Claim) -> ClaimVerdict:

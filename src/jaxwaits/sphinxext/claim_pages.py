@@ -22,6 +22,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits.chain import cite, problems
 from jaxwaits.chain.cite import PAGES
+from jaxwaits.chain.marks import MARKS
 from jaxwaits.chain.standing import ClaimStanding, standing
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
@@ -382,7 +383,7 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
             refuri=_uri(app, fromdoc, "matrix", ledger_table.release_id(span.first)),
         )
         verdict = span.verdict.verdict
-        mark = nodes.inline("", ledger_table.MARKS[verdict], classes=[ledger_table.css(verdict)])
+        mark = nodes.inline("", MARKS[verdict], classes=[ledger_table.css(verdict)])
         word = nodes.inline("", "", mark, nodes.Text(f" {verdict.words}"))
         why = nodes.inline("", "", *ledger_table.why_nodes(span.verdict.why))
         rows.append([releases, word, why])

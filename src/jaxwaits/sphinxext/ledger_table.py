@@ -19,38 +19,12 @@ from sphinx.util.docutils import SphinxDirective
 
 from jaxwaits.chain import columns
 from jaxwaits.chain.cite import PAGES
+from jaxwaits.chain.marks import MARKS, MEANING, PIECE_MARKS
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
 from jaxwaits.sphinxext.state import Inputs, inputs
-
-MARKS = {
-    Verdict.HOLDS: "✓",
-    Verdict.HOLDS_OUTPUT_DIFFERS: "✓*",
-    Verdict.DOES_NOT_HOLD: "✗",
-    Verdict.NOT_OBSERVABLE: "○",
-    Verdict.ABSENT: "–",
-    Verdict.NOT_VERIFIED: "?",
-    Verdict.STALE: "↻",
-    Verdict.FAILS: "!",
-}
-MEANING = {
-    Verdict.HOLDS: "every snippet behind the claim printed its recorded output",
-    Verdict.HOLDS_OUTPUT_DIFFERS: "it printed something else, which leaves the claim true",
-    Verdict.DOES_NOT_HOLD: "what it printed contradicts the claim; what holds instead is said",
-    Verdict.NOT_OBSERVABLE: "this release or backend cannot show it",
-    Verdict.ABSENT: "the API the claim is about does not exist in that release",
-    Verdict.NOT_VERIFIED: "no ledger entry, or the release does not install here",
-    Verdict.STALE: "verified with another snippet or recorded output than today's",
-    Verdict.FAILS: "the release printed what nobody has explained yet",
-}
-PIECE_MARKS = {
-    PieceOutcome.IDENTICAL: "✓",
-    PieceOutcome.DIFFERS_AS_RECORDED: "≠",
-    PieceOutcome.ABSENT_AS_RECORDED: "–",
-    PieceOutcome.UNRECORDED_CHANGE: "!",
-}
 
 
 def css(verdict: Verdict) -> str:
