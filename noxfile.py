@@ -37,7 +37,7 @@ def install(session: nox.Session, *requirements: str) -> None:
     what uv has cached (so a warm machine needs no network)."""
     session.log(
         f"installing {' '.join(requirements)}: about a minute into a new environment (uv's "
-        "cache takes about 700 MB), seconds into one that has them"
+        "cache takes about 800 MB), seconds into one that has them"
     )
     try:
         session.install(*requirements)

@@ -8,6 +8,7 @@ from pathlib import Path
 from jaxwaits.chain import changes, columns, marks, problems, standing
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran, Standing
+from jaxwaits.chain.verdicts import ClaimVerdict, Verdict, judge_for
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.claims.scope import Scope
 from jaxwaits.evidence.outcomes import Outcome
@@ -17,7 +18,6 @@ from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
 from jaxwaits.releases.ledger import PieceEntry, SnippetEntry, Verification
 from jaxwaits.releases.universe import Universe
-from jaxwaits.releases.verdicts import ClaimVerdict, Verdict, judge_for
 
 HOLDS, FAILS = ClaimVerdict(Verdict.HOLDS), ClaimVerdict(Verdict.FAILS, "why")
 

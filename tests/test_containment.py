@@ -18,7 +18,7 @@ import pytest
 from copies import SCOPE, copy_project
 
 from jaxwaits import cli, files
-from jaxwaits.chain import facts
+from jaxwaits.chain import facts, verdicts
 from jaxwaits.claims import registry as claims
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout, known, report
@@ -30,7 +30,6 @@ from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.evidence.template import Template, Templates
 from jaxwaits.files import inside
 from jaxwaits.project import Project
-from jaxwaits.releases import verdicts
 from jaxwaits.review import review_file, sources
 from jaxwaits.review.rules import Rule
 

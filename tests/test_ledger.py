@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from jaxwaits.chain import verdicts
+from jaxwaits.chain.verdicts import ClaimVerdict, Verdict
 from jaxwaits.claims.registry import Claim
 from jaxwaits.claims.scope import Scope
 from jaxwaits.evidence import known
@@ -18,10 +20,9 @@ from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces.drift import PieceOutcome
-from jaxwaits.releases import ledger, verdicts
+from jaxwaits.releases import ledger
 from jaxwaits.releases.ledger import SnippetEntry, Verification
 from jaxwaits.releases.universe import Universe
-from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
 
 RELEASES = ("0.4.30", "0.4.31", "0.4.38", "0.5.3", "0.6.2", "0.7.2", "0.8.0")
 

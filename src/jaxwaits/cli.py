@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from jaxwaits import review
-from jaxwaits.chain import cite, facts, notes
+from jaxwaits.chain import cite, facts, notes, verdicts
 from jaxwaits.chain import problems as chain_problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
@@ -20,7 +20,7 @@ from jaxwaits.evidence.runner import run_on
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift
 from jaxwaits.project import Project, find_project
-from jaxwaits.releases import environments, index, ledger, matrix, provenance, verdicts, verify
+from jaxwaits.releases import environments, index, ledger, matrix, provenance, verify
 from jaxwaits.review import formats
 from jaxwaits.review.rules import Rule, parse_codes
 

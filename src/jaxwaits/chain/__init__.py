@@ -4,6 +4,7 @@ import every room below it and nothing above; nothing below imports it.
 
 - :mod:`~jaxwaits.chain.facts`: the project's facts, read once (the claims with the vendored
   pieces' citations of them).
+- :mod:`~jaxwaits.chain.verdicts`: each claim's verdict on each release, from the ledger.
 - :mod:`~jaxwaits.chain.problems`: the site's problems, in one list.
 - :mod:`~jaxwaits.chain.standing`: a claim's standing in one build, from the cells it ran.
 - :mod:`~jaxwaits.chain.changes`: what changed per release, and the boundaries the site names.

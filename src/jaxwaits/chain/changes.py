@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxwaits.chain.facts import Facts
+from jaxwaits.chain.verdicts import Verdict
 from jaxwaits.claims.registry import Claim
 from jaxwaits.pieces import manifest
 from jaxwaits.releases.ledger import Verification
-from jaxwaits.releases.verdicts import Verdict
 
 UNSURE = {Verdict.NOT_VERIFIED, Verdict.STALE, Verdict.FAILS}  # a change to or from these is none
 

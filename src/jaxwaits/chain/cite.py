@@ -6,10 +6,10 @@ import html
 import re
 from pathlib import Path
 
+from jaxwaits.chain import verdicts
 from jaxwaits.chain.facts import Facts
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.project import Project
-from jaxwaits.releases import verdicts
 
 PAGES = "claim"  # each claim's own page: <site>/claim/<id>.html
 

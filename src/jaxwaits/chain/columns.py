@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from jaxwaits.chain.verdicts import ClaimVerdict
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification
-from jaxwaits.releases.verdicts import ClaimVerdict
 
 
 def pieces_on(ledger: Sequence[Verification], release: str) -> dict[str, PieceOutcome | None]:

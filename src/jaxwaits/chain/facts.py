@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from jaxwaits.chain import verdicts
+from jaxwaits.chain.verdicts import ClaimVerdict, Judge
 from jaxwaits.claims import registry as pages
 from jaxwaits.claims.registry import Registry
 from jaxwaits.errors import JaxwaitsError
@@ -12,10 +14,9 @@ from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import cited, manifest
 from jaxwaits.pieces.manifest import Manifest
 from jaxwaits.project import Project
-from jaxwaits.releases import ledger, universe, verdicts
+from jaxwaits.releases import ledger, universe
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.universe import Universe
-from jaxwaits.releases.verdicts import ClaimVerdict, Judge
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """The verdicts as readers see them: a mark and a meaning per claim verdict, a mark per vendored
 piece outcome, used by the matrix, the claim pages and their legends. Shown words, never stored:
-the stored codes are the enums' values (:class:`~jaxwaits.releases.verdicts.Verdict`,
+the stored codes are the enums' values (:class:`~jaxwaits.chain.verdicts.Verdict`,
 :class:`~jaxwaits.pieces.drift.PieceOutcome`)."""
 
 from __future__ import annotations
 
+from jaxwaits.chain.verdicts import Verdict
 from jaxwaits.pieces.drift import PieceOutcome
-from jaxwaits.releases.verdicts import Verdict
 
 MARKS = {
     Verdict.HOLDS: "✓",

@@ -3,12 +3,11 @@ pieces that are not identical upstream."""
 
 from __future__ import annotations
 
-from jaxwaits.chain import cite
+from jaxwaits.chain import cite, verdicts
 from jaxwaits.claims.registry import Registry
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
-from jaxwaits.releases import verdicts
 from jaxwaits.releases.ledger import Verification
 
 

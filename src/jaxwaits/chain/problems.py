@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jaxwaits.chain import changes
+from jaxwaits.chain import changes, verdicts
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran, Standing, standing
 from jaxwaits.claims import registry
 from jaxwaits.evidence.platform import Platform
 from jaxwaits.evidence.snippets import load_snippets, orphans
 from jaxwaits.pieces import drift
-from jaxwaits.releases import ledger, verdicts
+from jaxwaits.releases import ledger
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from jaxwaits.files import remove, write_atomic
 FOLDER = "known"
 UNCLASSIFIED = "unclassified"  # what --record-known writes until a maintainer decides
 # What a maintainer may say a known output means for a claim: stored codes, and the values of
-# the matching verdicts (jaxwaits.releases.verdicts.CLASSIFICATIONS).
+# the matching verdicts (jaxwaits.chain.verdicts.CLASSIFICATIONS).
 CLASSIFIED = ("holds-output-differs", "does-not-hold", "not-observable", "absent")
 HEADER = """\
 What the snippet prints on releases where it does not print its recorded output, and what each
@@ -48,7 +48,7 @@ the text; a maintainer writes each verdict and its `why`."""
 @dataclass(frozen=True)
 class Classification:
     """What one known output means for one claim: a verdict (as text, checked against
-    :class:`jaxwaits.releases.verdicts.Verdict`) and the reason shown to readers."""
+    :class:`jaxwaits.chain.verdicts.Verdict`) and the reason shown to readers."""
 
     verdict: str
     why: str

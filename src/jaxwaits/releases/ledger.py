@@ -8,7 +8,7 @@ hash of what it printed; per vendored piece, its :class:`~jaxwaits.pieces.drift.
 whether the release is yanked; and, for a release that cannot be installed here, why (and nothing
 else); and the day those results were first recorded. Verifying again what has not changed
 rewrites nothing, that day included. What follows for each claim is
-:mod:`jaxwaits.releases.verdicts`."""
+:mod:`jaxwaits.chain.verdicts`."""
 
 from __future__ import annotations
 

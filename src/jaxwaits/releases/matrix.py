@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from jaxwaits.evidence.snippets import load_snippets
+from jaxwaits.evidence.known import Known
+from jaxwaits.evidence.snippets import Snippet, load_snippets
 from jaxwaits.project import Project
-from jaxwaits.releases import universe, verdicts
+from jaxwaits.releases import universe
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.verify import Verified, counts, verify_release
 
@@ -86,13 +87,14 @@ def plan(
     releases = [r for r in universe.load(project).releases if r not in project.skip]
     if not stale:
         return dict.fromkeys(releases)
-    judge = verdicts.judge_for(load_snippets(project.snippets))
+    snippets = load_snippets(project.snippets)
+    known = {snippet.name: snippet.known_differences() for snippet in snippets}
     entries = {v.platform.jax: v for v in verifications if v.platform.backend == "cpu"}
     found: dict[str, frozenset[str] | None] = {}
     for release in releases:
         if release not in entries:
             found[release] = None
-        elif names := _stale(judge, entries[release]):
+        elif names := _stale(snippets, known, entries[release]):
             found[release] = names
     return found
 
@@ -107,14 +109,16 @@ def only(
     return {release: ran for release, ran in cut.items() if ran}
 
 
-def _stale(judge: verdicts.Judge, verification: Verification) -> frozenset[str]:
+def _stale(
+    snippets: Sequence[Snippet], known: Mapping[str, Known], verification: Verification
+) -> frozenset[str]:
     """The snippets whose entries for this release are missing or stale."""
     if verification.not_installable:
         return frozenset()
     release = verification.platform.jax
     return frozenset(
-        name
-        for name in judge.snippets
-        if name not in verification.snippets
-        or verification.snippets[name].fingerprint != judge.fingerprint(name, release)
+        s.name
+        for s in snippets
+        if s.name not in verification.snippets
+        or verification.snippets[s.name].fingerprint != s.fingerprint(release, known[s.name])
     )

@@ -20,14 +20,13 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from jaxwaits.chain import cite, problems
+from jaxwaits.chain import cite, problems, verdicts
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import MARKS
 from jaxwaits.chain.standing import ClaimStanding, standing
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.files import inside, remove, write_atomic
-from jaxwaits.releases import verdicts
 from jaxwaits.sphinxext import ledger_table
 from jaxwaits.sphinxext.state import Citation, Context, inputs, site
 

@@ -20,10 +20,10 @@ from sphinx.util.docutils import SphinxDirective
 from jaxwaits.chain import columns
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import MARKS, MEANING, PIECE_MARKS
+from jaxwaits.chain.verdicts import ClaimVerdict, Verdict
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification
-from jaxwaits.releases.verdicts import ClaimVerdict, Verdict
 from jaxwaits.sphinxext.state import Inputs, inputs
 
 

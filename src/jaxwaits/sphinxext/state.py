@@ -21,6 +21,7 @@ from sphinx.environment import BuildEnvironment
 
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran
+from jaxwaits.chain.verdicts import ClaimVerdict
 from jaxwaits.claims.registry import Registry
 from jaxwaits.evidence.checkout import Snapshot
 from jaxwaits.evidence.outcomes import Outcome
@@ -28,7 +29,6 @@ from jaxwaits.evidence.platform import Platform
 from jaxwaits.project import Project
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.universe import Universe
-from jaxwaits.releases.verdicts import ClaimVerdict
 
 ATTRIBUTE = "jaxwaits_site"
 VERSION = 4  # of these classes as pickled with the environment: bump it when they change
