@@ -5,6 +5,8 @@ phone width, and fail on what a reader would be let down by:
 - a link in the navigation sidebar cut off at its edge;
 - a verification matrix narrower than the page (too few of its columns in view);
 - a claim box without a visible status badge, or without its copy-link control;
+- a mark or status badge that does not link to its definition (the glossary's "site's own
+  words"), but for the matrix's grid, whose legend links each mark;
 - a serious or critical axe-core violation in the site's own markup (the article), in the light
   and (at desktop width) the dark theme;
 - a claim a link leads to that is not highlighted, a copy-link control that does not copy, and
@@ -106,6 +108,21 @@ return [...document.querySelectorAll('.jaxwaits-claim')].filter((box) => {
 }).map((box) => box.id);
 """
 
+# Marks and badges that do not link to their definition: the definitions themselves aside, and
+# the matrix's grid (its cells link to their release's section; the legend above links each mark).
+UNDEFINED = """
+const defines = (e) => {
+  const a = e.closest('a');
+  return !!a && /glossary\\.html#(verdict|standing|piece)-/.test(a.getAttribute('href') || '');
+};
+const legend = !!document.querySelector('.jaxwaits-legend a.jaxwaits-term');
+return [...document.querySelectorAll('.jaxwaits-badge, .jaxwaits-mark')].filter((e) =>
+  !e.closest('.jaxwaits-terms') && !defines(e)
+  && !(legend && e.closest('table.jaxwaits-matrix'))
+).map((e) => e.textContent.trim() + ' near #' + ((e.closest('[id]') || {}).id || '?'))
+ .filter((x, i, all) => all.indexOf(x) === i).slice(0, 10);
+"""
+
 # How many of the matrix's columns show without scrolling (it takes the page's whole width).
 MATRIX_COLUMNS = """
 const table = document.querySelector('table.jaxwaits-matrix');
@@ -178,6 +195,8 @@ def check(site: str, axe: str, shots: Path) -> list[str]:
                     problems.append(f"{where}: claim box #{box} shows no status badge")
                 for box in driver.execute_script(UNLINKED):
                     problems.append(f"{where}: claim box #{box} has no copy-link control")
+                for mark in driver.execute_script(UNDEFINED):
+                    problems.append(f"{where}: {mark!r} does not link to its definition")
                 driver.execute_script(axe)
                 for violation in driver.execute_async_script(AXE):
                     problems.append(f"{where}: {violation}")

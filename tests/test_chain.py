@@ -213,7 +213,15 @@ def test_what_a_build_saw_is_judged_with_the_facts() -> None:
     assert [p.kind for p in problems.built(FACTS, passing)] == ["boundary", "boundary"]
 
 
-def test_every_verdict_and_piece_outcome_has_a_mark_and_a_meaning() -> None:
+def test_every_verdict_outcome_and_standing_has_a_mark_a_meaning_and_an_anchor() -> None:
     assert set(marks.MARKS) == set(marks.MEANING) == set(Verdict)
-    assert set(marks.PIECE_MARKS) == set(PieceOutcome)
+    assert set(marks.PIECE_MARKS) == set(marks.PIECE_MEANING) == set(PieceOutcome)
+    assert set(standing.SHAPES) == set(marks.STANDING_MEANING) == set(Standing)
     assert len(set(marks.MARKS.values())) == len(Verdict)  # no two verdicts look alike
+    anchors = [
+        *map(marks.verdict_id, Verdict),
+        *map(marks.piece_id, PieceOutcome),
+        *map(marks.standing_id, Standing),
+    ]
+    assert len(set(anchors)) == len(anchors)
+    assert marks.verdict_id(Verdict.NOT_VERIFIED) == "verdict-not-verified"  # from the code

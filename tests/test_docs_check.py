@@ -281,7 +281,8 @@ def standings(site: Path) -> Path:
     (site / "snippets" / "known").mkdir()
     (site / "snippets" / "known" / "bye.toml").write_text(KNOWN)
     (site / "docs" / "standings.md").write_text(STANDINGS)
-    (site / "docs" / "index.md").write_text(PAGE + "\n```{toctree}\nstandings\n```\n")
+    (site / "docs" / "glossary.md").write_text("# Glossary\n\n```{site-terms}\n```\n")
+    (site / "docs" / "index.md").write_text(PAGE + "\n```{toctree}\nstandings\nglossary\n```\n")
     verified = site / "docs" / "verified"
     verified.mkdir()
     (verified / "jax-0.4.30-cpu.json").write_text(
@@ -304,7 +305,8 @@ def test_a_verified_and_a_needs_gpu_claim_are_told_apart(standings_built) -> Non
     gpu = "".join(box)
     assert 'class="jaxwaits-claim-status jaxwaits-needs-gpu"' in gpu
     badge = '<span class="jaxwaits-badge jaxwaits-needs-gpu">◇ needs gpu</span>'
-    assert f"{badge}: not observable on cpu, so not verified here" in gpu
+    defined = '<a class="jaxwaits-term reference internal" href="glossary.html#standing-needs">'
+    assert f"{defined}{badge}</a>: not observable on cpu, so not verified here" in gpu
     assert "verified in this build" not in gpu
     assert (
         'class="jaxwaits-claim-status jaxwaits-verified"'
@@ -319,6 +321,10 @@ def test_the_matrix_marks_each_release_and_links_its_section(standings_built) ->
     assert 'href="#release-0-4-30"' in page and 'id="release-0-4-30"' in page
     assert "holds, output differs on 0.4.30: it said bye in Italian" in page  # a mark's title
     assert "jaxwaits-v-not-observable" in page  # the gpu claim, on a cpu release
+    # each mark of the legend, and each verdict word, links to its definition
+    assert page.count('href="glossary.html#verdict-') >= 8
+    glossary = (html / "glossary.html").read_text()
+    assert 'id="verdict-holds-output-differs"' in glossary and 'id="standing-needs"' in glossary
     claim = (html / "claim/says-bye.html").read_text()
     assert "holds on 0.5.3; holds, output differs on 0.4.30" in claim
     assert "it said bye in Italian" in claim

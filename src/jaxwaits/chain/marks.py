@@ -1,10 +1,12 @@
-"""The verdicts as readers see them: a mark and a meaning per claim verdict, a mark per vendored
-piece outcome, used by the matrix, the claim pages and their legends. Shown words, never stored:
-the stored codes are the enums' values (:class:`~jaxwaits.chain.verdicts.Verdict`,
-:class:`~jaxwaits.pieces.drift.PieceOutcome`)."""
+"""The site's own words as readers see them: a mark and a meaning per claim verdict, per vendored
+piece outcome and per standing of a claim in a build, and the anchor of each one's definition
+(the glossary's "site's own words"), for the matrix, the claim pages and their legends. Shown
+words, never stored: the stored codes are the enums' values
+(:class:`~jaxwaits.chain.verdicts.Verdict`, :class:`~jaxwaits.pieces.drift.PieceOutcome`)."""
 
 from __future__ import annotations
 
+from jaxwaits.chain.standing import Standing
 from jaxwaits.chain.verdicts import Verdict
 from jaxwaits.pieces.drift import PieceOutcome
 
@@ -34,3 +36,41 @@ PIECE_MARKS = {
     PieceOutcome.ABSENT_AS_RECORDED: "–",
     PieceOutcome.UNRECORDED_CHANGE: "!",
 }
+PIECE_MEANING = {
+    PieceOutcome.IDENTICAL: "the release's source of the function is the vendored text, as is",
+    PieceOutcome.DIFFERS_AS_RECORDED: (
+        "the release's source differs from the vendored text, as the manifest records"
+    ),
+    PieceOutcome.ABSENT_AS_RECORDED: "the function is not in that release, as the manifest records",
+    PieceOutcome.UNRECORDED_CHANGE: (
+        "the release's source differs in a way the manifest does not record: the site must not "
+        "be published"
+    ),
+}
+STANDING_MEANING = {
+    Standing.VERIFIED: (
+        "every snippet behind the claim ran while this site was built and printed its recorded "
+        "output"
+    ),
+    Standing.FAILING: (
+        "a snippet behind the claim did not run in this build, or printed something else: the "
+        "site must not be published"
+    ),
+    Standing.NEEDS_BACKEND: (
+        "only another backend (a GPU, say) can show it, and the snippets run on CPU here: the "
+        "claim rests on what its page says instead, and is never shown as verified"
+    ),
+}
+
+
+def verdict_id(verdict: Verdict) -> str:
+    """The anchor of a verdict's definition, from its stored code."""
+    return f"verdict-{verdict.value}"
+
+
+def piece_id(outcome: PieceOutcome) -> str:
+    return f"piece-{outcome.value}"
+
+
+def standing_id(standing: Standing) -> str:
+    return f"standing-{standing.value}"

@@ -16,6 +16,7 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
 - :mod:`~jaxwaits.sphinxext.changes`: what changed, release by release, and the
   ``{changed-in}`` role that ties a boundary named in prose to the ledger.
 - :mod:`~jaxwaits.sphinxext.annotated`: the vendored pieces with their notes.
+- :mod:`~jaxwaits.sphinxext.terms`: the site's own words defined, and linked from every mark.
 - :mod:`~jaxwaits.sphinxext.quiet`: a log of progress and problems.
 """
 
@@ -44,6 +45,7 @@ from jaxwaits.sphinxext import (
     ledger_table,
     quiet,
     state,
+    terms,
 )
 from jaxwaits.sphinxext.collector import Collector
 from jaxwaits.sphinxext.state import Inputs, inputs, site
@@ -158,6 +160,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     ledger_table.setup(app)
     changes.setup(app)
     annotated.setup(app)
+    terms.setup(app)
     app.connect("build-finished", _publishable)
     app.connect("env-get-outdated", _after_an_unfinished_build)
     app.connect("builder-inited", _note_the_checkout, priority=900)  # after the files it writes

@@ -16,6 +16,8 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits.chain.changes import changes, named_boundaries
+from jaxwaits.chain.marks import verdict_id
+from jaxwaits.sphinxext import terms
 from jaxwaits.sphinxext.state import CitedBoundary, inputs
 
 PAGE = "changes"
@@ -30,7 +32,8 @@ class ReleaseChangesDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         out: list[nodes.Node] = []
-        for change in changes(inputs(self.env.app).facts):
+        app, here = self.env.app, self.env.docname
+        for change in changes(inputs(app).facts):
             if not change:
                 continue
             section = nodes.section(
@@ -43,7 +46,10 @@ class ReleaseChangesDirective(SphinxDirective):
                 para = nodes.paragraph()
                 para += nodes.Text("claim ")
                 para += nodes.literal(claim_id, claim_id)
-                para += nodes.Text(f": {before.words} → {after.words}")
+                para += nodes.Text(": ")
+                para += terms.link(app, here, verdict_id(before), nodes.Text(before.words))
+                para += nodes.Text(" → ")
+                para += terms.link(app, here, verdict_id(after), nodes.Text(after.words))
                 items += nodes.list_item("", para)
             for name in change.snippets:
                 para = nodes.paragraph()

@@ -22,12 +22,12 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits.chain import cite, problems, verdicts
 from jaxwaits.chain.cite import PAGES
-from jaxwaits.chain.marks import MARKS
+from jaxwaits.chain.marks import MARKS, standing_id, verdict_id
 from jaxwaits.chain.standing import ClaimStanding, standing
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
 from jaxwaits.files import inside, remove, write_atomic
-from jaxwaits.sphinxext import ledger_table
+from jaxwaits.sphinxext import ledger_table, terms
 from jaxwaits.sphinxext.state import Citation, Context, inputs, site
 
 logger = logging.getLogger(__name__)
@@ -233,7 +233,7 @@ def _docname(app: Sphinx, claim: Claim) -> str:
 def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragraph:
     seen = _standing(app, claim)
     para = nodes.paragraph(classes=["jaxwaits-claim-status", seen.css])
-    para += badge(seen)
+    para += terms.link(app, fromdoc, standing_id(seen.standing), badge(seen))
     para += nodes.Text(seen.rest)
     if claim.since or claim.until:
         para += nodes.Text(" · ")
@@ -279,7 +279,10 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         ref = _link(app, fromdoc, target, f"claim-{claim.id}", label, code=not node["explicit"])
         ref["classes"].append("jaxwaits-claim-ref")
         ref["reftitle"] = claim.statement
-        node.replace_self([ref, small_badge(_standing(app, claim))])
+        seen = _standing(app, claim)
+        node.replace_self(
+            [ref, terms.link(app, fromdoc, standing_id(seen.standing), small_badge(seen))]
+        )
 
 
 def _statement(app: Sphinx, claim: Claim) -> list[nodes.Node]:
@@ -382,8 +385,8 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
             refuri=_uri(app, fromdoc, "matrix", ledger_table.release_id(span.first)),
         )
         verdict = span.verdict.verdict
-        mark = nodes.inline("", MARKS[verdict], classes=[ledger_table.css(verdict)])
-        word = nodes.inline("", "", mark, nodes.Text(f" {verdict.words}"))
+        mark = nodes.inline("", MARKS[verdict], classes=[terms.css(verdict)])
+        word = terms.link(app, fromdoc, verdict_id(verdict), mark, nodes.Text(f" {verdict.words}"))
         why = nodes.inline("", "", *ledger_table.why_nodes(span.verdict.why))
         rows.append([releases, word, why])
     table = _table("jaxwaits-releases", {"jax": 3, "verdict": 3, "why": 8}, rows)
@@ -401,7 +404,9 @@ def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
         if limits:
             said = f"Limited to {', '.join(limits)}."
             statement.append(nodes.paragraph(text=said, classes=["jaxwaits-limits"]))
-        rows.append([link, statement, badge(seen)])
+        rows.append(
+            [link, statement, terms.link(app, fromdoc, standing_id(seen.standing), badge(seen))]
+        )
     return _table("jaxwaits-claims-index", {"Claim": 3, "Statement": 6, "Status": 3}, rows)
 
 

@@ -19,18 +19,14 @@ from sphinx.util.docutils import SphinxDirective
 
 from jaxwaits.chain import columns
 from jaxwaits.chain.cite import PAGES
-from jaxwaits.chain.marks import MARKS, MEANING, PIECE_MARKS
+from jaxwaits.chain.marks import MARKS, MEANING, PIECE_MARKS, verdict_id
 from jaxwaits.chain.verdicts import ClaimVerdict, Verdict
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification
+from jaxwaits.sphinxext import terms
 from jaxwaits.sphinxext.state import Inputs, inputs
-
-
-def css(verdict: Verdict) -> str:
-    """The class of a verdict's mark, from its stored code: ``jaxwaits-v-holds``,
-    ``jaxwaits-v-does-not-hold`` …"""
-    return f"jaxwaits-v-{verdict.value}"
+from jaxwaits.sphinxext.terms import css
 
 
 def why_nodes(why: str) -> list[nodes.Node]:
@@ -88,19 +84,25 @@ class MatrixDirective(SphinxDirective):
             return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
         folded = groups(found)
         return [
-            _legend(),
+            _legend(self.env.app, self.env.docname),
             _claims_table(found, folded, self.env.docname),
             _pieces_table(found, folded),
-            *_sections(found, folded),
+            *_sections(self.env.app, self.env.docname, found, folded),
         ]
 
 
-def _legend() -> nodes.Element:
+def _legend(app: Sphinx, docname: str) -> nodes.Element:
+    """Each mark, its verdict (linked to its definition) and what it means."""
     items = nodes.bullet_list(classes=["jaxwaits-legend"])
     for verdict, mark in MARKS.items():
         para = nodes.paragraph()
-        para += nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict)])
-        para += nodes.strong(f" {verdict.words}", f" {verdict.words}")
+        para += terms.link(
+            app,
+            docname,
+            verdict_id(verdict),
+            nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict)]),
+            nodes.strong(f" {verdict.words}", f" {verdict.words}"),
+        )
         para += nodes.Text(f": {MEANING[verdict]}.")
         items += nodes.list_item("", para)
     return items
@@ -185,7 +187,7 @@ def _pieces_table(found: Inputs, folded: list[Group]) -> nodes.Element:
     return _table(header, rows)
 
 
-def _sections(found: Inputs, folded: list[Group]) -> list[nodes.section]:
+def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> list[nodes.section]:
     by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
     out = []
     for group in folded:
@@ -210,12 +212,15 @@ def _sections(found: Inputs, folded: list[Group]) -> list[nodes.section]:
             if verdict.verdict is Verdict.HOLDS:
                 continue
             para = nodes.paragraph()
-            para += nodes.inline(
-                "", MARKS[verdict.verdict], classes=["jaxwaits-mark", css(verdict.verdict)]
-            )
+            anchor = verdict_id(verdict.verdict)
+            mark = MARKS[verdict.verdict]
+            classes = ["jaxwaits-mark", css(verdict.verdict)]
+            para += terms.link(app, docname, anchor, nodes.inline(mark, mark, classes=classes))
             para += nodes.Text(" ")
             para += nodes.literal(claim_id, claim_id)
-            para += nodes.Text(f": {verdict.verdict.words}" + (". " if verdict.why else ""))
+            para += nodes.Text(": ")
+            para += terms.link(app, docname, anchor, nodes.Text(verdict.verdict.words))
+            para += nodes.Text(". " if verdict.why else "")
             para += why_nodes(verdict.why)
             notable += nodes.list_item("", para)
         if len(notable):

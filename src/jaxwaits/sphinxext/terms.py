@@ -1,0 +1,85 @@
+"""The site's own words, defined in one place (``{site-terms}``, on the glossary page), and links
+to their definitions from every mark and status word the other pages show.
+
+The words and meanings are the judge's (:mod:`jaxwaits.chain.marks`); this module renders them.
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+from jaxwaits.chain.marks import (
+    MARKS,
+    MEANING,
+    PIECE_MARKS,
+    PIECE_MEANING,
+    STANDING_MEANING,
+    piece_id,
+    standing_id,
+    verdict_id,
+)
+from jaxwaits.chain.standing import SHAPES, Standing
+from jaxwaits.chain.verdicts import Verdict
+
+GLOSSARY = "glossary"  # the page that holds {site-terms}
+
+
+def css(verdict: Verdict) -> str:
+    """The class of a verdict's mark, from its stored code: ``jaxwaits-v-holds``,
+    ``jaxwaits-v-does-not-hold`` …"""
+    return f"jaxwaits-v-{verdict.value}"
+
+
+def link(app: Sphinx, fromdoc: str, anchor: str, *shown: nodes.Node) -> nodes.Element:
+    """``shown``, as a link to the definition at ``anchor`` (as it is, on a site that has no
+    glossary page)."""
+    if GLOSSARY not in app.env.found_docs:
+        return nodes.inline("", "", *shown)
+    uri = app.builder.get_relative_uri(fromdoc, GLOSSARY) + f"#{anchor}"
+    return nodes.reference("", "", *shown, internal=True, refuri=uri, classes=["jaxwaits-term"])
+
+
+STANDING_WORDS = {
+    Standing.VERIFIED: "verified in this build",
+    Standing.FAILING: "failing",
+    Standing.NEEDS_BACKEND: "needs gpu (or another backend)",
+}
+
+
+class SiteTermsDirective(SphinxDirective):
+    """``{site-terms}``: every verdict, standing and piece outcome with its mark and meaning."""
+
+    def run(self) -> list[nodes.Node]:
+        verdicts = [(verdict_id(v), mark, css(v), v.words, MEANING[v]) for v, mark in MARKS.items()]
+        standings = [
+            (standing_id(s), SHAPES[s], "", STANDING_WORDS[s], STANDING_MEANING[s])
+            for s in Standing
+        ]
+        pieces = [
+            (piece_id(o), mark, "", o.words, PIECE_MEANING[o]) for o, mark in PIECE_MARKS.items()
+        ]
+        out: list[nodes.Node] = []
+        for intro, terms in (
+            ("What a claim is on one JAX release (the matrix, each claim's page):", verdicts),
+            ("What this build of the site showed about a claim (its badge):", standings),
+            ("What a vendored piece's upstream source was on one JAX release:", pieces),
+        ):
+            out.append(nodes.paragraph(text=intro))
+            items = nodes.definition_list(classes=["jaxwaits-terms"])
+            for anchor, mark, classes, words, meaning in terms:
+                term = nodes.term("", "", ids=[anchor])
+                term += nodes.inline(
+                    mark, mark, classes=["jaxwaits-mark", *filter(None, [classes])]
+                )
+                term += nodes.Text(f" {words}")
+                said = f"{meaning[0].upper()}{meaning[1:]}."
+                definition = nodes.definition("", nodes.paragraph(text=said))
+                items += nodes.definition_list_item("", term, definition)
+            out.append(items)
+        return out
+
+
+def setup(app: Sphinx) -> None:
+    app.add_directive("site-terms", SiteTermsDirective)
