@@ -5,6 +5,7 @@ phone width, and fail on what a reader would be let down by:
 - a link in the navigation sidebar cut off at its edge;
 - a verification matrix narrower than the page (too few of its columns in view);
 - a claim box without a visible status badge, or without its copy-link control;
+- an entry of the changes page without a sentence of its own or without a link;
 - a mark or status badge that does not link to its definition (the glossary's "site's own
   words"), but for the matrix's grid, whose legend links each mark;
 - a serious or critical axe-core violation in the site's own markup (the article), in the light
@@ -123,6 +124,16 @@ return [...document.querySelectorAll('.jaxwaits-badge, .jaxwaits-mark')].filter(
  .filter((x, i, all) => all.indexOf(x) === i).slice(0, 10);
 """
 
+# Entries of the changes page (one section per release) with no release note in sentences, or
+# a note without a link.
+UNWRITTEN = """
+return [...document.querySelectorAll('section[id^="changed-in-"]')].filter((entry) => {
+  const note = entry.querySelector('.jaxwaits-release-note');
+  return !note || !note.querySelector('p') || !note.querySelector('a[href]')
+    || note.textContent.trim().length < 40;
+}).map((entry) => entry.id);
+"""
+
 # How many of the matrix's columns show without scrolling (it takes the page's whole width).
 MATRIX_COLUMNS = """
 const table = document.querySelector('table.jaxwaits-matrix');
@@ -195,6 +206,8 @@ def check(site: str, axe: str, shots: Path) -> list[str]:
                     problems.append(f"{where}: claim box #{box} shows no status badge")
                 for box in driver.execute_script(UNLINKED):
                     problems.append(f"{where}: claim box #{box} has no copy-link control")
+                for entry in driver.execute_script(UNWRITTEN):
+                    problems.append(f"{where}: #{entry} has no release note in words, linked")
                 for mark in driver.execute_script(UNDEFINED):
                     problems.append(f"{where}: {mark!r} does not link to its definition")
                 driver.execute_script(axe)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from jaxwaits.chain import changes, columns, marks, problems, standing
+from jaxwaits.chain import changes, columns, links_out, marks, problems, standing
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran, Standing
 from jaxwaits.chain.verdicts import ClaimVerdict, Verdict, judge_for
@@ -225,3 +225,48 @@ def test_every_verdict_outcome_and_standing_has_a_mark_a_meaning_and_an_anchor()
     ]
     assert len(set(anchors)) == len(anchors)
     assert marks.verdict_id(Verdict.NOT_VERIFIED) == "verdict-not-verified"  # from the code
+
+
+def test_a_release_note_must_say_a_change_of_its_own_release() -> None:
+    def said(*notes: problems.Note) -> list[str]:
+        ran = _ran(("bye", Outcome.MATCHED))
+        seen = problems.Built(CPU, ran, frozenset({"says-bye"}), (), notes)
+        return [str(p) for p in problems.built(FACTS, seen)]
+
+    assert said() == []  # a site without notes is not held to them
+    assert said(problems.Note("docs/changes.md:9", "0.5.3", ("0.5.3",))) == []
+    assert said(problems.Note("docs/changes.md:9", "0.5.3", ())) == [
+        "docs/changes.md:9: the release note for jax 0.5.3 cites nothing that changed there: "
+        "cite each change with {changed-in}`0.5.3 <snippet, claim or piece>`"
+    ]
+    assert said(problems.Note("docs/changes.md:3", "0.4.30", ("0.4.30",))) == [
+        "docs/changes.md:3: a release note for jax 0.4.30, where the ledger shows no change",
+        "docs/changes.md: jax 0.5.3: the ledger shows changes that no release note says in words",
+    ]
+
+
+def test_a_link_to_jaxs_documentation_must_be_on_the_checked_list(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.md").write_text(
+        "See [dispatch](https://docs.jax.dev/en/latest/async_dispatch.html).\n"
+        "And [the guard](https://docs.jax.dev/en/latest/transfer_guard.html#levels), too.\n"
+    )
+    (tmp_path / "docs" / links_out.FILE).write_text(
+        '[[link]]\nurl = "https://docs.jax.dev/en/latest/async_dispatch.html"\n'
+        '[[link]]\nurl = "https://docs.jax.dev/en/latest/faq.html"\n'
+    )
+    assert links_out.problems(Project(tmp_path)) == [
+        (
+            "docs/page.md:2",
+            "links https://docs.jax.dev/en/latest/transfer_guard.html#levels, which "
+            "links-out.toml does not list: check it by hand and list it",
+        ),
+        (
+            "docs/links-out.toml",
+            "https://docs.jax.dev/en/latest/faq.html is linked from no page: take it out of "
+            "the list",
+        ),
+    ]
+    (tmp_path / "docs" / links_out.FILE).write_text("link = 3\n")
+    ((where, message),) = links_out.problems(Project(tmp_path))
+    assert where == "docs/links-out.toml" and message.startswith("not a list of [[link]] tables")

@@ -271,6 +271,17 @@ why = "it said bye in Italian"
 """
 
 
+CHANGES = """# Changes
+
+```{release-note} 0.5.3
+It says bye in English in this release, where it said ciao: {changed-in}`0.5.3 <bye>`.
+```
+
+```{release-changes}
+```
+"""
+
+
 @pytest.fixture(scope="module")
 def standings(site: Path) -> Path:
     (site / "snippets" / "hello.out").write_text("hello\n")
@@ -282,7 +293,9 @@ def standings(site: Path) -> Path:
     (site / "snippets" / "known" / "bye.toml").write_text(KNOWN)
     (site / "docs" / "standings.md").write_text(STANDINGS)
     (site / "docs" / "glossary.md").write_text("# Glossary\n\n```{site-terms}\n```\n")
-    (site / "docs" / "index.md").write_text(PAGE + "\n```{toctree}\nstandings\nglossary\n```\n")
+    (site / "docs" / "changes.md").write_text(CHANGES)
+    toc = "\n```{toctree}\nstandings\nglossary\nchanges\n```\n"
+    (site / "docs" / "index.md").write_text(PAGE + toc)
     verified = site / "docs" / "verified"
     verified.mkdir()
     (verified / "jax-0.4.30-cpu.json").write_text(
@@ -328,6 +341,20 @@ def test_the_matrix_marks_each_release_and_links_its_section(standings_built) ->
     claim = (html / "claim/says-bye.html").read_text()
     assert "holds on 0.5.3; holds, output differs on 0.4.30" in claim
     assert "it said bye in Italian" in claim
+
+
+def test_a_release_note_leads_its_releases_entry_and_the_ledgers_list_links(
+    standings_built,
+) -> None:
+    _, html = standings_built
+    page = (html / "changes.html").read_text()
+    entry = page.split('id="changed-in-0-5-3"')[1].split("</section>")[0]
+    note = entry.split('class="jaxwaits-release-note')[1].split("What the ledger shows")[0]
+    assert "It says bye in English in this release" in note
+    assert 'href="#changed-in-0-5-3"' in note  # its citation, checked against the ledger
+    assert "What the ledger shows, against jax 0.4.30:" in entry
+    assert 'href="claim/says-bye.html"' in entry  # the claim whose verdict changed, linked
+    assert 'href="glossary.html#verdict-holds-output-differs"' in entry
 
 
 def test_2_the_build_and_the_tests_read_the_same_text(standings_built, standings: Path) -> None:
@@ -391,7 +418,13 @@ def test_claims_prints_every_problem_the_build_reports_that_needs_no_page(
         for line in done.stderr.splitlines()
         if "WARNING: " in line and "[jaxwaits." in line
     ]
-    build_only = ("is failing", "no page of this build rendered it", "the checkout changed")
+    build_only = (
+        "is failing",
+        "no page of this build rendered it",
+        "the checkout changed",
+        "{changed-in}`",  # a boundary a page cites
+        "release note",
+    )
     for message in warned:
         if not any(words in message for words in build_only):
             assert any(message in line for line in printed), (message, claims.stderr)

@@ -10,6 +10,7 @@ import every room below it and nothing above; nothing below imports it.
 - :mod:`~jaxwaits.chain.changes`: what changed per release, and the boundaries the site names.
 - :mod:`~jaxwaits.chain.columns`: the version matrix's columns.
 - :mod:`~jaxwaits.chain.marks`: each verdict's mark and meaning, as readers see them.
+- :mod:`~jaxwaits.chain.links_out`: the links to JAX's own documentation, each checked by hand.
 - :mod:`~jaxwaits.chain.cite`: links to claims for a code review, and a check that they resolve
   in a build.
 - :mod:`~jaxwaits.chain.notes`: the release note of one verified release.

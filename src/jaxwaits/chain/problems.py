@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jaxwaits.chain import changes, verdicts
+from jaxwaits.chain import changes, links_out, verdicts
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran, Standing, standing
 from jaxwaits.claims import registry
@@ -24,18 +24,22 @@ class Problem:
 
     message: str
     where: str
-    kind: str  # claims, ledger, releases, boundary, known, pieces
+    kind: str  # claims, links, ledger, releases, boundary, known, pieces
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
 def links(facts: Facts) -> list[Problem]:
-    """Claims, references, snippets and files that do not hold together."""
+    """Claims, references, snippets and files that do not hold together, and links to JAX's
+    documentation that nobody checked."""
     names = {s.name for s in load_snippets(facts.project.snippets)}
     found = [Problem(p.message, p.where, "claims") for p in registry.check(facts.registry, names)]
     releases = {v.platform.jax for v in facts.ledger}
     found += [Problem(p, "", "claims") for p in orphans(facts.project.snippets, releases)]
+    found += [
+        Problem(message, where, "links") for where, message in links_out.problems(facts.project)
+    ]
     return found
 
 
@@ -73,19 +77,31 @@ class Boundary:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A release note in words: its release, the releases its ``{changed-in}`` roles cite."""
+
+    where: str  # file:line
+    release: str
+    cites: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Built:
     """What a build saw, which the facts alone cannot tell: the platform its snippets ran on,
-    every snippet cell it ran, the claims its pages rendered, the boundaries its pages name."""
+    every snippet cell it ran, the claims its pages rendered, the boundaries its pages name,
+    the release notes they hold."""
 
     platform: Platform
     ran: tuple[Ran, ...]
     rendered: frozenset[str]
     boundaries: tuple[Boundary, ...]
+    notes: tuple[Note, ...] = ()
 
 
 def built(facts: Facts, seen: Built) -> list[Problem]:
-    """Each claim the build shows failing or no page rendered, and each boundary a page names
-    that the ledger does not stand behind."""
+    """Each claim the build shows failing or no page rendered, each boundary a page names that
+    the ledger does not stand behind, and each release note that is missing (once a site has
+    any), says nothing of its own release, or is written for a release where nothing changed."""
     found = []
     for claim in sorted(facts.registry.claims.values(), key=lambda c: c.id):
         where = f"{claim.file}:{claim.line}"
@@ -113,4 +129,26 @@ def built(facts: Facts, seen: Built) -> list[Problem]:
         if problem:
             role = f"{{changed-in}}`{boundary.release} <{boundary.target}>`"
             found.append(Problem(f"{role}: {problem}", boundary.where, "boundary"))
+    return found + _notes(facts, seen.notes)
+
+
+def _notes(facts: Facts, notes: tuple[Note, ...]) -> list[Problem]:
+    changed = {change.release for change in changes.changes(facts) if change}
+    found = []
+    for note in notes:
+        if note.release not in changed:
+            message = f"a release note for jax {note.release}, where the ledger shows no change"
+            found.append(Problem(message, note.where, "boundary"))
+        elif note.release not in note.cites:
+            message = (
+                f"the release note for jax {note.release} cites nothing that changed there: "
+                f"cite each change with {{changed-in}}`{note.release} <snippet, claim or piece>`"
+            )
+            found.append(Problem(message, note.where, "boundary"))
+    if notes:
+        written = {note.release for note in notes}
+        where = notes[0].where.rsplit(":", 1)[0]
+        for release in sorted(changed - written, key=facts.releases.index):
+            message = f"jax {release}: the ledger shows changes that no release note says in words"
+            found.append(Problem(message, where, "boundary"))
     return found

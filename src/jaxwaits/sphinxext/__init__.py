@@ -91,11 +91,20 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
         state.ran(),
         frozenset(state.declared()),
         tuple(_boundaries(app)),
+        tuple(_notes(app)),
     )
     for problem in problems.built(found.facts, seen) + problems.judged(found.facts, sys.executable):
         logger.warning(
             problem.message, location=problem.where or None, type="jaxwaits", subtype=problem.kind
         )
+
+
+def _notes(app: Sphinx) -> Iterator[problems.Note]:
+    """The release notes the pages hold, each at its file and line."""
+    for doc, page in sorted(site(app.env).pages.items()):
+        path = app.env.doc2path(doc) if doc in app.env.all_docs else doc
+        for release, cites, line in page.notes:
+            yield problems.Note(f"{path}:{line}", release, cites)
 
 
 def _boundaries(app: Sphinx) -> Iterator[problems.Boundary]:

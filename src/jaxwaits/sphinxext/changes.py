@@ -12,10 +12,12 @@ boundary named in plain prose, whatever pages it re-read (:func:`jaxwaits.chain.
 from __future__ import annotations
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits.chain.changes import changes, named_boundaries
+from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import verdict_id
 from jaxwaits.sphinxext import terms
 from jaxwaits.sphinxext.state import CitedBoundary, inputs
@@ -27,25 +29,67 @@ def entry_id(release: str) -> str:
     return nodes.make_id(f"changed-in-{release}")
 
 
+class release_note(nodes.container):
+    """A release's note in words, moved into its section by ``{release-changes}`` (rendered as
+    the container it is)."""
+
+
+class ReleaseNoteDirective(SphinxDirective):
+    """```{release-note} 0.4.32``: what changed for waiting in that release, in sentences that
+    cite each change with ``{changed-in}`` (checked against the ledger like every citation).
+    Notes go above ``{release-changes}`` on the same page."""
+
+    required_arguments = 1
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        note = release_note(release=self.arguments[0].strip(), classes=["jaxwaits-release-note"])
+        self.set_source_info(note)
+        note += self.parse_content_to_nodes()
+        return [note]
+
+
+def _doc_link(here: str, target: str, text: str) -> addnodes.pending_xref:
+    return addnodes.pending_xref(
+        "",
+        nodes.literal(text, text),
+        refdomain="std",
+        reftype="doc",
+        reftarget=target,
+        refexplicit=True,
+        refdoc=here,
+    )
+
+
 class ReleaseChangesDirective(SphinxDirective):
-    """``{release-changes}``: a section for each release at which anything changed."""
+    """``{release-changes}``: a section for each release at which anything changed: its note in
+    words (a ``{release-note}`` above), then what the ledger shows, each item linked."""
 
     def run(self) -> list[nodes.Node]:
         out: list[nodes.Node] = []
         app, here = self.env.app, self.env.docname
-        for change in changes(inputs(app).facts):
+        found = inputs(app).facts
+        notes = {note["release"]: note for note in self.state.document.findall(release_note)}
+        backs = found.registry.backs()
+        for change in changes(found):
             if not change:
                 continue
             section = nodes.section(
                 ids=[entry_id(change.release)], names=[entry_id(change.release)]
             )
             section += nodes.title("", f"jax {change.release}")
-            section += nodes.paragraph(text=f"Against jax {change.previous}:")
-            items = nodes.bullet_list()
+            note = notes.get(change.release)
+            if note is not None:
+                note.parent.remove(note)
+                section += note
+            section += nodes.paragraph(
+                text=f"What the ledger shows, against jax {change.previous}:"
+            )
+            items = nodes.bullet_list(classes=["jaxwaits-ledger-changes"])
             for claim_id, before, after in change.claims:
                 para = nodes.paragraph()
                 para += nodes.Text("claim ")
-                para += nodes.literal(claim_id, claim_id)
+                para += _doc_link(here, f"/{PAGES}/{claim_id}", claim_id)
                 para += nodes.Text(": ")
                 para += terms.link(app, here, verdict_id(before), nodes.Text(before.words))
                 para += nodes.Text(" → ")
@@ -54,18 +98,29 @@ class ReleaseChangesDirective(SphinxDirective):
             for name in change.snippets:
                 para = nodes.paragraph()
                 para += nodes.Text("snippet ")
-                para += nodes.literal(name, name)
+                claims = backs.get(name, [])
+                shown = _doc_link(here, f"/{PAGES}/{claims[0]}", name) if claims else None
+                para += shown if shown is not None else nodes.literal(name, name)
                 para += nodes.Text(" prints something else")
                 items += nodes.list_item("", para)
             for piece, how in change.pieces:
                 para = nodes.paragraph()
                 para += nodes.Text("vendored piece ")
-                para += nodes.literal(piece, piece)
+                para += _doc_link(here, f"/source/{piece}", piece)
                 para += nodes.Text(f": {how}")
                 items += nodes.list_item("", para)
             section += items
             out.append(section)
         return out
+
+
+def release_notes(doctree: nodes.document) -> list[tuple[str, tuple[str, ...], int | None]]:
+    """Each release note on a page: its release, the releases its ``{changed-in}`` roles cite,
+    and its line."""
+    return [
+        (note["release"], tuple(n["release"] for n in note.findall(changed_in)), note.line)
+        for note in doctree.findall(release_note)
+    ]
 
 
 class changed_in(nodes.Inline, nodes.Element):
@@ -130,6 +185,8 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
 
 def setup(app: Sphinx) -> None:
     app.add_directive("release-changes", ReleaseChangesDirective)
+    app.add_directive("release-note", ReleaseNoteDirective)
+    app.add_node(release_note)
     app.add_role("changed-in", ChangedInRole())
     app.add_node(changed_in)
     app.connect("doctree-resolved", _resolve)

@@ -36,4 +36,5 @@ class Collector(EnvironmentCollector):
             boundaries=changes.cited_boundaries(doctree),
             # The site's prose is its MyST pages; its reST pages are autodoc2's, from docstrings.
             plain_boundaries=changes.prose_boundaries(doctree) if markdown else [],
+            notes=changes.release_notes(doctree),
         )

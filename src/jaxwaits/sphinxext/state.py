@@ -31,7 +31,7 @@ from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.universe import Universe
 
 ATTRIBUTE = "jaxwaits_site"
-VERSION = 4  # of these classes as pickled with the environment: bump it when they change
+VERSION = 5  # of these classes as pickled with the environment: bump it when they change
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,8 @@ class PageFacts:
     citations: list[Citation] = field(default_factory=list)
     boundaries: list[CitedBoundary] = field(default_factory=list)
     plain_boundaries: list[tuple[str, int | None]] = field(default_factory=list)
+    # each release note: its release, the releases it cites, its line
+    notes: list[tuple[str, tuple[str, ...], int | None]] = field(default_factory=list)
 
 
 @dataclass
