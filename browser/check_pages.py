@@ -114,7 +114,9 @@ return [...document.querySelectorAll('.jaxwaits-claim')].filter((box) => {
 UNDEFINED = """
 const defines = (e) => {
   const a = e.closest('a');
-  return !!a && /glossary\\.html#(verdict|standing|piece)-/.test(a.getAttribute('href') || '');
+  // on the glossary page itself the link is to an anchor of the page
+  const defined = /^(.*glossary\\.html)?#(verdict|standing|piece)-/;
+  return !!a && defined.test(a.getAttribute('href') || '');
 };
 const legend = !!document.querySelector('.jaxwaits-legend a.jaxwaits-term');
 return [...document.querySelectorAll('.jaxwaits-badge, .jaxwaits-mark')].filter((e) =>
