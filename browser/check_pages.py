@@ -6,6 +6,7 @@ phone width, and fail on what a reader would be let down by:
 - a verification matrix narrower than the page (too few of its columns in view);
 - a claim box without a visible status badge, or without its copy-link control;
 - an entry of the changes page without a sentence of its own or without a link;
+- a code block that shows a linter's suppression comment (``# jaxwaits: ignore``, ``# noqa``);
 - a mark or status badge that does not link to its definition (the glossary's "site's own
   words"), but for the matrix's grid, whose legend links each mark;
 - a serious or critical axe-core violation in the site's own markup (the article), in the light
@@ -126,6 +127,13 @@ return [...document.querySelectorAll('.jaxwaits-badge, .jaxwaits-mark')].filter(
  .filter((x, i, all) => all.indexOf(x) === i).slice(0, 10);
 """
 
+# Code blocks that show a suppression comment: it is for the tools, not the reader.
+SUPPRESSED = """
+return [...document.querySelectorAll('.bd-article pre')]
+  .filter((pre) => /#\\s*(jaxwaits:\\s*ignore|noqa)\\b/.test(pre.textContent))
+  .map((pre) => pre.textContent.trim().split('\\n')[0].slice(0, 60));
+"""
+
 # Entries of the changes page (one section per release) with no release note in sentences, or
 # a note without a link.
 UNWRITTEN = """
@@ -148,6 +156,16 @@ return [...table.querySelectorAll('thead tr:last-child th')]
   .filter((th) => th.getBoundingClientRect().right <= right).length;
 """
 SHOWN = {1440: 8, 420: 3}  # the claim column and the newest releases
+
+# Each check that lists what it finds on a page, and how one finding is said.
+FINDINGS = (
+    (CUT_NAV, "the sidebar cuts off {!r}"),
+    (UNBADGED, "claim box #{} shows no status badge"),
+    (UNLINKED, "claim box #{} has no copy-link control"),
+    (SUPPRESSED, "a code block shows a suppression: {!r}"),
+    (UNWRITTEN, "#{} has no release note in words, linked"),
+    (UNDEFINED, "{!r} does not link to its definition"),
+)
 
 AXE = """
 const done = arguments[arguments.length - 1];
@@ -202,16 +220,9 @@ def check(site: str, axe: str, shots: Path) -> list[str]:
                         f"{where}: the matrix shows {shown} columns without scrolling, "
                         f"fewer than {SHOWN[width]}: does it take the page's whole width?"
                     )
-                for link in driver.execute_script(CUT_NAV):
-                    problems.append(f"{where}: the sidebar cuts off {link!r}")
-                for box in driver.execute_script(UNBADGED):
-                    problems.append(f"{where}: claim box #{box} shows no status badge")
-                for box in driver.execute_script(UNLINKED):
-                    problems.append(f"{where}: claim box #{box} has no copy-link control")
-                for entry in driver.execute_script(UNWRITTEN):
-                    problems.append(f"{where}: #{entry} has no release note in words, linked")
-                for mark in driver.execute_script(UNDEFINED):
-                    problems.append(f"{where}: {mark!r} does not link to its definition")
+                for script, says in FINDINGS:
+                    found = driver.execute_script(script)
+                    problems += [f"{where}: {says.format(one)}" for one in found]
                 driver.execute_script(axe)
                 for violation in driver.execute_async_script(AXE):
                     problems.append(f"{where}: {violation}")

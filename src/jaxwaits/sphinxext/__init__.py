@@ -17,6 +17,7 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
   ``{changed-in}`` role that ties a boundary named in prose to the ledger.
 - :mod:`~jaxwaits.sphinxext.annotated`: the vendored pieces with their notes.
 - :mod:`~jaxwaits.sphinxext.terms`: the site's own words defined, and linked from every mark.
+- :mod:`~jaxwaits.sphinxext.shown_code`: Python blocks without the linters' suppressions.
 - :mod:`~jaxwaits.sphinxext.quiet`: a log of progress and problems.
 """
 
@@ -44,6 +45,7 @@ from jaxwaits.sphinxext import (
     kernels,
     ledger_table,
     quiet,
+    shown_code,
     state,
     terms,
 )
@@ -170,6 +172,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     changes.setup(app)
     annotated.setup(app)
     terms.setup(app)
+    shown_code.setup(app)
     app.connect("build-finished", _publishable)
     app.connect("env-get-outdated", _after_an_unfinished_build)
     app.connect("builder-inited", _note_the_checkout, priority=900)  # after the files it writes
