@@ -332,8 +332,15 @@ def test_the_matrix_marks_each_release_and_links_its_section(standings_built) ->
     page = (html / "standings.html").read_text()
     assert ">0.4.30<" in page and ">0.5.3<" in page
     assert 'href="#release-0-4-30"' in page and 'id="release-0-4-30"' in page
-    assert "holds, output differs on 0.4.30: it said bye in Italian" in page  # a mark's title
+    assert 'title="holds, output differs on 0.4.30"' in page  # a mark's title: no reason
+    assert "it said bye in Italian" in page.split('id="release-0-4-30"')[1]  # its section says
     assert "jaxwaits-v-not-observable" in page  # the gpu claim, on a cpu release
+    assert ": holds on 0.5.3; holds, output differs on 0.4.30</p>" in page  # its summary line
+    # a reason is said once, in the newest section it applies to; an older one links there
+    older = page.split('id="release-0-4-30"')[1]
+    assert "needs gpu, not cpu" in page.split('id="release-0-5-3"')[1].split("</section>")[0]
+    assert "needs gpu, not cpu" not in older
+    assert 'As on <a class="reference internal" href="#release-0-5-3">jax 0.5.3</a>' in older
     # each mark of the legend, and each verdict word, links to its definition
     assert page.count('href="glossary.html#verdict-') >= 8
     glossary = (html / "glossary.html").read_text()

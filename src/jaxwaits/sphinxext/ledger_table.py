@@ -17,7 +17,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from jaxwaits.chain import columns
+from jaxwaits.chain import columns, verdicts
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import MARKS, MEANING, PIECE_MARKS, verdict_id
 from jaxwaits.chain.verdicts import ClaimVerdict, Verdict
@@ -39,11 +39,6 @@ def why_nodes(why: str) -> list[nodes.Node]:
         for i, part in enumerate(parts)
         if part
     ]
-
-
-def plain(why: str) -> str:
-    """The reason as plain text, for a tooltip."""
-    return why.replace("`", "")
 
 
 def release_id(release: str) -> str:
@@ -76,7 +71,8 @@ def groups(found: Inputs) -> list[Group]:
 
 
 class MatrixDirective(SphinxDirective):
-    """``{verification-matrix}``: the legend, the two tables, and a section per release group."""
+    """``{verification-matrix}``: a line per claim, the legend, the two tables, and a section
+    per release group."""
 
     def run(self) -> list[nodes.Node]:
         found = inputs(self.env.app)
@@ -84,6 +80,7 @@ class MatrixDirective(SphinxDirective):
             return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
         folded = groups(found)
         return [
+            _summary(found, self.env.docname),
             _legend(self.env.app, self.env.docname),
             _claims_table(found, folded, self.env.docname),
             _pieces_table(found, folded),
@@ -134,19 +131,34 @@ def _header(folded: list[Group]) -> list[nodes.Node]:
     return cells
 
 
+def _claim_link(claim_id: str, docname: str) -> addnodes.pending_xref:
+    return addnodes.pending_xref(
+        "",
+        nodes.literal(claim_id, claim_id),
+        refdomain="std",
+        reftype="doc",
+        reftarget=f"/{PAGES}/{claim_id}",
+        refexplicit=True,
+        refdoc=docname,
+    )
+
+
+def _summary(found: Inputs, docname: str) -> nodes.Element:
+    """A line per claim, before the grid: where it holds and where not, every release named
+    (each claim's page says why, range by range)."""
+    items = nodes.bullet_list(classes=["jaxwaits-summary"])
+    for claim_id in sorted(found.verdicts):
+        para = nodes.paragraph()
+        para += _claim_link(claim_id, docname)
+        para += nodes.Text(f": {verdicts.summary(found.verdicts[claim_id])}")
+        items += nodes.list_item("", para)
+    return items
+
+
 def _claims_table(found: Inputs, folded: list[Group], docname: str) -> nodes.Element:
     rows = []
     for claim_id in sorted(found.verdicts):
-        link = addnodes.pending_xref(
-            "",
-            nodes.literal(claim_id, claim_id),
-            refdomain="std",
-            reftype="doc",
-            reftarget=f"/{PAGES}/{claim_id}",
-            refexplicit=True,
-            refdoc=docname,
-        )
-        row: list[nodes.Node] = [link]
+        row: list[nodes.Node] = [_claim_link(claim_id, docname)]
         for group in folded:
             verdict = found.verdicts[claim_id][group.releases[0]]
             row.append(_mark(verdict, group))
@@ -155,10 +167,10 @@ def _claims_table(found: Inputs, folded: list[Group], docname: str) -> nodes.Ele
 
 
 def _mark(verdict: ClaimVerdict, group: Group) -> nodes.Node:
+    """A cell: the verdict's mark, a link to its column's section, which says why (said once
+    there, not in a title per cell)."""
     mark = MARKS[verdict.verdict]
-    title = f"{verdict.verdict.words} on {group.label}" + (
-        f": {plain(verdict.why)}" if verdict.why else ""
-    )
+    title = f"{verdict.verdict.words} on {group.label}"
     return nodes.reference(
         mark,
         mark,
@@ -188,7 +200,12 @@ def _pieces_table(found: Inputs, folded: list[Group]) -> nodes.Element:
 
 
 def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> list[nodes.section]:
+    """A section per column, newest first: its releases, when they were recorded, each claim that
+    does not simply hold there and why, and what printed otherwise. A reason or a difference is
+    said once, in the newest section it applies to; an older section that shares it says so in a
+    line and links there."""
     by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
+    said_in: dict[object, Group] = {}  # a claim's verdict and reason, or a difference -> where
     out = []
     for group in folded:
         section = nodes.section(ids=group.anchors, names=[group.anchor])
@@ -207,15 +224,20 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             out.append(section)
             continue
         notable = nodes.bullet_list()
+        again: dict[str, list[nodes.Node]] = {}  # a newer section's anchor -> the claims it said
         for claim_id in sorted(found.verdicts):
             verdict = found.verdicts[claim_id][group.releases[0]]
             if verdict.verdict is Verdict.HOLDS:
                 continue
-            para = nodes.paragraph()
             anchor = verdict_id(verdict.verdict)
             mark = MARKS[verdict.verdict]
-            classes = ["jaxwaits-mark", css(verdict.verdict)]
-            para += terms.link(app, docname, anchor, nodes.inline(mark, mark, classes=classes))
+            shown = nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict.verdict)])
+            newer = said_in.setdefault(("claim", claim_id, verdict), group)
+            if newer is not group:  # the same verdict and reason: named, not said again
+                again.setdefault(newer.anchor, []).append(nodes.literal(claim_id, claim_id))
+                continue
+            para = nodes.paragraph()
+            para += terms.link(app, docname, anchor, shown)
             para += nodes.Text(" ")
             para += nodes.literal(claim_id, claim_id)
             para += nodes.Text(": ")
@@ -223,11 +245,21 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             para += nodes.Text(". " if verdict.why else "")
             para += why_nodes(verdict.why)
             notable += nodes.list_item("", para)
+        for anchor, claims in again.items():
+            label = next(g.label for g in folded if g.anchor == anchor)
+            para = nodes.paragraph(classes=["jaxwaits-as-above"])
+            para += nodes.Text("As on ")
+            para += nodes.reference("", f"jax {label}", refid=anchor)
+            para += nodes.Text(", with the same verdict and reason: ")
+            for i, claim in enumerate(claims):
+                para += [nodes.Text(", ")] if i else []
+                para += claim
+            notable += nodes.list_item("", para)
         if len(notable):
             section += notable
         else:
             section += nodes.paragraph(text="Every claim holds as recorded.")
-        section += _differences(first)
+        section += _differences(first, group, folded, said_in)
         out.append(section)
     return out
 
@@ -249,8 +281,11 @@ def _recorded(by_release: dict[str, Verification], group: Group) -> nodes.paragr
     return nodes.paragraph(text=f"Results recorded {said}.", classes=["jaxwaits-recorded"])
 
 
-def _differences(verification: Verification) -> list[nodes.Node]:
-    """What the first release of a group printed where it differs, and each piece's change."""
+def _differences(
+    verification: Verification, group: Group, folded: list[Group], said_in: dict[object, Group]
+) -> list[nodes.Node]:
+    """What the first release of a group printed where it differs, and each piece's change; a
+    difference a newer section showed already is named with a link there."""
     out: list[nodes.Node] = []
     entries = [
         *(
@@ -264,13 +299,27 @@ def _differences(verification: Verification) -> list[nodes.Node]:
             if e.outcome is not PieceOutcome.IDENTICAL
         ),
     ]
+    again: dict[Group, list[tuple[str, str]]] = {}  # a newer section -> what it showed
     for name, outcome, detail in entries:
+        newer = said_in.setdefault(("difference", name, outcome, detail), group)
+        if newer is not group:
+            again.setdefault(newer, []).append((name, outcome))
+            continue
         para = nodes.paragraph()
         para += nodes.literal(name, name)
         para += nodes.Text(f": {outcome} on jax {verification.platform.jax}")
         out.append(para)
         if detail:
             out.append(nodes.literal_block(detail, detail, language="diff"))
+    for newer, shown in again.items():
+        para = nodes.paragraph(classes=["jaxwaits-as-above"])
+        para += nodes.Text("As on ")
+        para += nodes.reference("", f"jax {newer.label}", refid=newer.anchor)
+        para += nodes.Text(": ")
+        for i, (name, outcome) in enumerate(shown):
+            para += [nodes.Text("; ")] if i else []
+            para += [nodes.literal(name, name), nodes.Text(f" {outcome}")]
+        out.append(para)
     return out
 
 
