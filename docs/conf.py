@@ -37,6 +37,10 @@ nb_execution_allow_errors = True
 nb_execution_timeout = 300
 nb_merge_streams = True
 nb_execution_show_tb = True
+# A snippet cell shows what its snippet shows (the first line of its docstring) and what it
+# printed; its code opens on demand, in place.
+nb_code_prompt_show = "Show the snippet's code"
+nb_code_prompt_hide = "Hide the snippet's code"
 
 # The package's own API, read from source (nothing is imported).
 autodoc2_packages = [{"path": "../src/jaxwaits", "auto_mode": True}]

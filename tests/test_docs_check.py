@@ -57,6 +57,7 @@ An old link still works: {{claim}}`says-hi`.
 
 ```{{code-cell}}
 :load: ../snippets/hello.py
+:tags: [hide-input]
 ```
 """
 
@@ -122,7 +123,10 @@ def test_a_matching_record_builds_and_a_renamed_claim_keeps_resolving(site: Path
     page = (html / "index.html").read_text()
     assert 'id="claim-says-hello"' in page
     assert '<span class="jaxwaits-badge jaxwaits-verified">✓ verified in this build</span>' in page
-    assert '<p class="jaxwaits-cell-file">' in page and "snippets/hello.py" in page  # the cell
+    # the cell: its file and what it shows above it, its code folded, its output shown
+    assert '<p class="jaxwaits-cell-file" id="snippet-hello">' in page
+    assert "snippets/hello.py</span></code>: Say hello.</p>" in page
+    assert '<details class="admonition hide above-input">\n<summary>\n' in page  # its words
     # a reference carries the claim's standing too
     assert (
         '<abbr class="jaxwaits-badge small jaxwaits-verified" title="verified in this build">✓'

@@ -13,7 +13,9 @@ before myst-nb reads it (the claims check names the page and line), so the build
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -53,6 +55,18 @@ def built_on(app: Sphinx) -> Platform:
 
 
 FILE_CLASS = "jaxwaits-cell-file"
+
+
+def what_it_shows(path: Path) -> str:
+    """The first sentence of a snippet's docstring (what a reader sees above its output, its
+    code folded); empty when it has none or cannot be read."""
+    try:
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return ""
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    sentence = re.match(r"(.+?[.?!])(\s|$)", paragraph)
+    return sentence.group(1) if sentence else paragraph
 
 
 def _output_box(cell: nodes.Element) -> nodes.Element | None:
@@ -122,9 +136,14 @@ def judge_page(app: Sphinx, doctree: nodes.document) -> list[CellResult]:
         env.note_dependency(str(path))
         env.note_dependency(str(path.with_suffix(".out")))
         anchor = f"snippet-{name}"
-        cell["ids"].append(anchor)
         file = f"snippets/{path.name}"  # which file this is, for a reader who wants to run it
-        cell.insert(0, nodes.paragraph("", "", nodes.literal(file, file), classes=[FILE_CLASS]))
+        head = nodes.paragraph("", "", nodes.literal(file, file), classes=[FILE_CLASS])
+        head["ids"].append(anchor)
+        shows = what_it_shows(path)
+        if shows:
+            head += nodes.Text(f": {shows}")
+        # above the cell, not in it: myst-nb folds a cell's code only when the code comes first
+        cell.parent.insert(cell.parent.index(cell), head)
         kernel, added = kernel_env(app, docname)
         result, why = _judge(app, cell, load, page)
         if result is None:
