@@ -101,18 +101,22 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
         )
 
 
+def _pages(app: Sphinx) -> Iterator[tuple[str, state.PageFacts]]:
+    """Each page's facts, with the file it was read from."""
+    for doc, page in sorted(site(app.env).pages.items()):
+        yield (str(app.env.doc2path(doc)) if doc in app.env.all_docs else doc), page
+
+
 def _notes(app: Sphinx) -> Iterator[problems.Note]:
     """The release notes the pages hold, each at its file and line."""
-    for doc, page in sorted(site(app.env).pages.items()):
-        path = app.env.doc2path(doc) if doc in app.env.all_docs else doc
+    for path, page in _pages(app):
         for release, cites, line in page.notes:
             yield problems.Note(f"{path}:{line}", release, cites)
 
 
 def _boundaries(app: Sphinx) -> Iterator[problems.Boundary]:
     """The release boundaries the pages name, each at its file and line."""
-    for doc, page in sorted(site(app.env).pages.items()):
-        path = app.env.doc2path(doc) if doc in app.env.all_docs else doc
+    for path, page in _pages(app):
         for cited in page.boundaries:
             yield problems.Boundary(f"{path}:{cited.line}", cited.release, cited.target)
         for words, line in page.plain_boundaries:

@@ -12,7 +12,6 @@ boundary named in plain prose, whatever pages it re-read (:func:`jaxwaits.chain.
 from __future__ import annotations
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
@@ -49,18 +48,6 @@ class ReleaseNoteDirective(SphinxDirective):
         return [note]
 
 
-def _doc_link(here: str, target: str, text: str) -> addnodes.pending_xref:
-    return addnodes.pending_xref(
-        "",
-        nodes.literal(text, text),
-        refdomain="std",
-        reftype="doc",
-        reftarget=target,
-        refexplicit=True,
-        refdoc=here,
-    )
-
-
 class ReleaseChangesDirective(SphinxDirective):
     """``{release-changes}``: a section for each release at which anything changed: its note in
     words (a ``{release-note}`` above), then what the ledger shows, each item linked."""
@@ -89,7 +76,7 @@ class ReleaseChangesDirective(SphinxDirective):
             for claim_id, before, after in change.claims:
                 para = nodes.paragraph()
                 para += nodes.Text("claim ")
-                para += _doc_link(here, f"/{PAGES}/{claim_id}", claim_id)
+                para += terms.page_link(here, f"/{PAGES}/{claim_id}", claim_id)
                 para += nodes.Text(": ")
                 para += terms.link(app, here, verdict_id(before), nodes.Text(before.words))
                 para += nodes.Text(" → ")
@@ -99,14 +86,14 @@ class ReleaseChangesDirective(SphinxDirective):
                 para = nodes.paragraph()
                 para += nodes.Text("snippet ")
                 claims = backs.get(name, [])
-                shown = _doc_link(here, f"/{PAGES}/{claims[0]}", name) if claims else None
+                shown = terms.page_link(here, f"/{PAGES}/{claims[0]}", name) if claims else None
                 para += shown if shown is not None else nodes.literal(name, name)
                 para += nodes.Text(" prints something else")
                 items += nodes.list_item("", para)
             for piece, how in change.pieces:
                 para = nodes.paragraph()
                 para += nodes.Text("vendored piece ")
-                para += _doc_link(here, f"/source/{piece}", piece)
+                para += terms.page_link(here, f"/source/{piece}", piece)
                 para += nodes.Text(f": {how}")
                 items += nodes.list_item("", para)
             section += items

@@ -101,15 +101,7 @@ class ClaimDirective(SphinxDirective):
         head = nodes.paragraph(classes=["jaxwaits-claim-id"])
         head += nodes.inline("claim", "claim", classes=["jaxwaits-claim-word"])
         head += nodes.Text(" ")
-        head += addnodes.pending_xref(
-            "",
-            nodes.literal(claim.id, claim.id),
-            refdomain="std",
-            reftype="doc",
-            reftarget=f"/{PAGES}/{claim.id}",
-            refexplicit=True,
-            refdoc=self.env.docname,
-        )
+        head += terms.page_link(self.env.docname, f"/{PAGES}/{claim.id}", claim.id)
         head += copy_link(inputs(self.env.app).release_url, claim.id)
         box += head
         box += nodes.container("", *self.parse_content_to_nodes(), classes=["jaxwaits-statement"])

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
@@ -131,25 +130,13 @@ def _header(folded: list[Group]) -> list[nodes.Node]:
     return cells
 
 
-def _claim_link(claim_id: str, docname: str) -> addnodes.pending_xref:
-    return addnodes.pending_xref(
-        "",
-        nodes.literal(claim_id, claim_id),
-        refdomain="std",
-        reftype="doc",
-        reftarget=f"/{PAGES}/{claim_id}",
-        refexplicit=True,
-        refdoc=docname,
-    )
-
-
 def _summary(found: Inputs, docname: str) -> nodes.Element:
     """A line per claim, before the grid: where it holds and where not, every release named
     (each claim's page says why, range by range)."""
     items = nodes.bullet_list(classes=["jaxwaits-summary"])
     for claim_id in sorted(found.verdicts):
         para = nodes.paragraph()
-        para += _claim_link(claim_id, docname)
+        para += terms.page_link(docname, f"/{PAGES}/{claim_id}", claim_id)
         para += nodes.Text(f": {verdicts.summary(found.verdicts[claim_id])}")
         items += nodes.list_item("", para)
     return items
@@ -158,7 +145,7 @@ def _summary(found: Inputs, docname: str) -> nodes.Element:
 def _claims_table(found: Inputs, folded: list[Group], docname: str) -> nodes.Element:
     rows = []
     for claim_id in sorted(found.verdicts):
-        row: list[nodes.Node] = [_claim_link(claim_id, docname)]
+        row: list[nodes.Node] = [terms.page_link(docname, f"/{PAGES}/{claim_id}", claim_id)]
         for group in folded:
             verdict = found.verdicts[claim_id][group.releases[0]]
             row.append(_mark(verdict, group))
@@ -224,7 +211,7 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             out.append(section)
             continue
         notable = nodes.bullet_list()
-        again: dict[str, list[nodes.Node]] = {}  # a newer section's anchor -> the claims it said
+        again: dict[Group, list[nodes.Node]] = {}  # a newer section -> the claims it said
         for claim_id in sorted(found.verdicts):
             verdict = found.verdicts[claim_id][group.releases[0]]
             if verdict.verdict is Verdict.HOLDS:
@@ -234,7 +221,7 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             shown = nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict.verdict)])
             newer = said_in.setdefault(("claim", claim_id, verdict), group)
             if newer is not group:  # the same verdict and reason: named, not said again
-                again.setdefault(newer.anchor, []).append(nodes.literal(claim_id, claim_id))
+                again.setdefault(newer, []).append(nodes.literal(claim_id, claim_id))
                 continue
             para = nodes.paragraph()
             para += terms.link(app, docname, anchor, shown)
@@ -245,11 +232,10 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             para += nodes.Text(". " if verdict.why else "")
             para += why_nodes(verdict.why)
             notable += nodes.list_item("", para)
-        for anchor, claims in again.items():
-            label = next(g.label for g in folded if g.anchor == anchor)
+        for newer, claims in again.items():
             para = nodes.paragraph(classes=["jaxwaits-as-above"])
             para += nodes.Text("As on ")
-            para += nodes.reference("", f"jax {label}", refid=anchor)
+            para += nodes.reference("", f"jax {newer.label}", refid=newer.anchor)
             para += nodes.Text(", with the same verdict and reason: ")
             for i, claim in enumerate(claims):
                 para += [nodes.Text(", ")] if i else []
@@ -259,7 +245,7 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             section += notable
         else:
             section += nodes.paragraph(text="Every claim holds as recorded.")
-        section += _differences(first, group, folded, said_in)
+        section += _differences(first, group, said_in)
         out.append(section)
     return out
 
@@ -282,7 +268,7 @@ def _recorded(by_release: dict[str, Verification], group: Group) -> nodes.paragr
 
 
 def _differences(
-    verification: Verification, group: Group, folded: list[Group], said_in: dict[object, Group]
+    verification: Verification, group: Group, said_in: dict[object, Group]
 ) -> list[nodes.Node]:
     """What the first release of a group printed where it differs, and each piece's change; a
     difference a newer section showed already is named with a link there."""

@@ -1,5 +1,6 @@
 """The site's own words, defined in one place (``{site-terms}``, on the glossary page), and links
-to their definitions from every mark and status word the other pages show.
+to their definitions from every mark and status word the other pages show; and the one way a
+page links another page by name, shown as code (:func:`page_link`).
 
 The words and meanings are the judge's (:mod:`jaxwaits.chain.marks`); this module renders them.
 """
@@ -7,6 +8,7 @@ The words and meanings are the judge's (:mod:`jaxwaits.chain.marks`); this modul
 from __future__ import annotations
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
@@ -39,6 +41,20 @@ def link(app: Sphinx, fromdoc: str, anchor: str, *shown: nodes.Node) -> nodes.El
         return nodes.inline("", "", *shown)
     uri = app.builder.get_relative_uri(fromdoc, GLOSSARY) + f"#{anchor}"
     return nodes.reference("", "", *shown, internal=True, refuri=uri, classes=["jaxwaits-term"])
+
+
+def page_link(here: str, target: str, text: str) -> addnodes.pending_xref:
+    """``text`` as code, linking page ``target`` (``/claim/<id>``, ``/source/<piece>``) from the
+    page ``here``; resolved, and checked, when every page is known."""
+    return addnodes.pending_xref(
+        "",
+        nodes.literal(text, text),
+        refdomain="std",
+        reftype="doc",
+        reftarget=target,
+        refexplicit=True,
+        refdoc=here,
+    )
 
 
 STANDING_WORDS = {
