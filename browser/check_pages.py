@@ -3,10 +3,16 @@ phone width, and fail on what a reader would be let down by:
 
 - content wider than its column that is not inside a box of its own that scrolls;
 - a link in the navigation sidebar cut off at its edge;
-- a verification matrix narrower than the page (too few of its columns in view);
+- a verification matrix narrower than the page (too few of its columns in view), or a
+  ``matrix.html`` over 200 KB;
 - a claim box without a visible status badge, or without its copy-link control;
 - an entry of the changes page without a sentence of its own or without a link;
 - a code block that shows a linter's suppression comment (``# jaxwaits: ignore``, ``# noqa``);
+- a code block whose lines are wider than it without a visible sign that it scrolls (the edge
+  shadow the site's style draws: phones hide scroll bars);
+- a claim's sentence that a reader can reach only through a ``title`` attribute (a phone shows
+  none): every claim mark must show the sentence when focused, inside the window, with its
+  standing linked to its definition, and no ``title`` may hold a sentence;
 - a mark or status badge that does not link to its definition (the glossary's "site's own
   words"), but for the matrix's grid, whose legend links each mark;
 - a serious or critical axe-core violation in the site's own markup (the article), in the light
@@ -51,6 +57,7 @@ PAGES = (
     "host",
     "claims",
     "matrix",
+    "release/0.4.32",  # a column of the matrix, on its own page
     "changes",
     "glossary",
     "claim/returns-self",
@@ -144,6 +151,38 @@ return [...document.querySelectorAll('section[id^="changed-in-"]')].filter((entr
 }).map((entry) => entry.id);
 """
 
+# Code blocks wider than their box that give no sign of it: the box must scroll, and draw the
+# edge shadow the site's style gives it (a gradient background; scroll bars are hidden on phones).
+CLIPPED = """
+return [...document.querySelectorAll('.bd-article pre')].filter((pre) => {
+  if (pre.scrollWidth <= pre.clientWidth + 1 || pre.getClientRects().length === 0) return false;
+  const s = getComputedStyle(pre);
+  return !['auto', 'scroll'].includes(s.overflowX) || !s.backgroundImage.includes('gradient');
+}).map((pre) => pre.textContent.trim().split('\\n')[0].slice(0, 60));
+"""
+
+# Claim marks whose sentence does not show when the mark is focused (inside the window, its
+# standing linked to the definition), and any title attribute that holds a sentence.
+UNTOLD = """
+const found = [];
+for (const link of document.querySelectorAll('.bd-article a.jaxwaits-claim-link')) {
+  const tip = document.getElementById(link.getAttribute('aria-describedby') || '');
+  link.focus();
+  const r = tip ? tip.getBoundingClientRect() : {width: 0};
+  const shown = r.width > 100 && r.left >= 0 && r.right <= window.innerWidth + 1;
+  const defined = tip && tip.querySelector('a[href*="#standing-"] .jaxwaits-badge');
+  link.blur();
+  const what = tip ? tip.id : link.href;
+  if (!shown || !defined) found.push(what + (shown ? ' (its standing not defined)' : ''));
+}
+for (const e of document.querySelectorAll('.bd-article [title]')) {
+  if (e.getAttribute('title').trim().split(/\\s+/).length >= 10) {
+    found.push('title of ' + e.tagName.toLowerCase() + ': ' + e.getAttribute('title').slice(0, 50));
+  }
+}
+return found.filter((x, i) => found.indexOf(x) === i).slice(0, 10);
+"""
+
 # How many of the matrix's columns show without scrolling (it takes the page's whole width).
 MATRIX_COLUMNS = """
 const table = document.querySelector('table.jaxwaits-matrix');
@@ -156,6 +195,7 @@ return [...table.querySelectorAll('thead tr:last-child th')]
   .filter((th) => th.getBoundingClientRect().right <= right).length;
 """
 SHOWN = {1440: 8, 420: 3}  # the claim column and the newest releases
+MATRIX_BYTES = 200_000
 
 # Each check that lists what it finds on a page, and how one finding is said.
 FINDINGS = (
@@ -163,6 +203,8 @@ FINDINGS = (
     (UNBADGED, "claim box #{} shows no status badge"),
     (UNLINKED, "claim box #{} has no copy-link control"),
     (SUPPRESSED, "a code block shows a suppression: {!r}"),
+    (CLIPPED, "a code block's lines are cut off with no sign that it scrolls: {!r}"),
+    (UNTOLD, "a claim's sentence is not shown on focus: {}"),
     (UNWRITTEN, "#{} has no release note in words, linked"),
     (UNDEFINED, "{!r} does not link to its definition"),
 )
@@ -318,6 +360,9 @@ def main() -> int:
         site = f"http://127.0.0.1:{server.server_address[1]}"
         problems = check(site, args.axe.read_text(encoding="utf-8"), shots)
         server.shutdown()
+    size = (args.html / "matrix.html").stat().st_size
+    if size > MATRIX_BYTES:
+        problems.append(f"matrix.html: {size} bytes, over {MATRIX_BYTES}")
     print("\n".join(problems) or f"{len(PAGES)} pages at {WIDTHS} px: nothing clipped")
     print(f"screenshots in {shots}")
     return 1 if problems else 0

@@ -127,11 +127,13 @@ def test_a_matching_record_builds_and_a_renamed_claim_keeps_resolving(site: Path
     assert '<p class="jaxwaits-cell-file" id="snippet-hello">' in page
     assert "snippets/hello.py</span></code>: Say hello.</p>" in page
     assert '<details class="admonition hide above-input">\n<summary>\n' in page  # its words
-    # a reference carries the claim's standing too
-    assert (
-        '<abbr class="jaxwaits-badge small jaxwaits-verified" title="verified in this build">✓'
-        in page
-    )
+    # a reference is the claim's standing as a mark, linking the claim, its sentence beside it
+    link = '<a class="jaxwaits-claim-link jaxwaits-verified" href="#claim-says-hello"'
+    assert f'{link} aria-describedby="tip-says-hello-1">✓</a>' in page
+    tip = page.split('<span class="jaxwaits-claim-tip" role="tooltip" id="tip-says-hello-1">')[1]
+    badge = '<span class="jaxwaits-badge small jaxwaits-verified">✓ verified in this build</span>'
+    assert tip.startswith(f"<span>{badge}</span> <code")  # a site with no glossary to link
+    assert "says-hello</span></code>: It says hello.</span></span>" in tip
     pinned = "https://example.org/en/v1.2.3/claim/says-hello.html"  # as `cite` gives it
     assert f'class="jaxwaits-copy-link reference external" href="{pinned}"' in page
     claim_page = (html / "claim/says-hello.html").read_text()
@@ -140,7 +142,7 @@ def test_a_matching_record_builds_and_a_renamed_claim_keeps_resolving(site: Path
     assert f'href="{pinned}">{pinned}</a>' in claim_page
     # renamed: the old anchor on the same block, the old ID in a reference leads to the new
     assert 'id="claim-says-hi"' in page
-    assert 'href="#claim-says-hello"' in page
+    assert "says-hi" not in tip.split("</span></span>")[0]  # the reference, by its new ID
     assert 'url=says-hello.html"' in (html / "claim" / "says-hi.html").read_text()
 
 
@@ -331,20 +333,23 @@ def test_a_verified_and_a_needs_gpu_claim_are_told_apart(standings_built) -> Non
     )
 
 
-def test_the_matrix_marks_each_release_and_links_its_section(standings_built) -> None:
+def test_the_matrix_marks_each_release_and_links_its_page(standings_built) -> None:
     _, html = standings_built
     page = (html / "standings.html").read_text()
     assert ">0.4.30<" in page and ">0.5.3<" in page
-    assert 'href="#release-0-4-30"' in page and 'id="release-0-4-30"' in page
-    assert 'title="holds, output differs on 0.4.30"' in page  # a mark's title: no reason
-    assert "it said bye in Italian" in page.split('id="release-0-4-30"')[1]  # its section says
+    # a cell that does not simply hold links to its release's page, which says why
+    differs = '<a class="reference internal" href="release/0.4.30.html"><span class="{}">✓*<'
+    assert differs.format("jaxwaits-v-holds-output-differs") in page
+    assert '<span class="jaxwaits-v-holds">✓</span>' in page  # holds: nothing more to say
+    assert "it said bye in Italian" not in page and "title=" not in page.split("<table")[1]
     assert "jaxwaits-v-not-observable" in page  # the gpu claim, on a cpu release
     assert ": holds on 0.5.3; holds, output differs on 0.4.30</p>" in page  # its summary line
-    # a reason is said once, in the newest section it applies to; an older one links there
-    older = page.split('id="release-0-4-30"')[1]
-    assert "needs gpu, not cpu" in page.split('id="release-0-5-3"')[1].split("</section>")[0]
-    assert "needs gpu, not cpu" not in older
-    assert 'As on <a class="reference internal" href="#release-0-5-3">jax 0.5.3</a>' in older
+    older = (html / "release/0.4.30.html").read_text()
+    newer = (html / "release/0.5.3.html").read_text()
+    assert 'id="release-0-4-30"' in older and "it said bye in Italian" in older
+    # a reason is said once, on the newest release's page it applies to; an older one links there
+    assert "needs gpu, not cpu" in newer and "needs gpu, not cpu" not in older
+    assert 'As on <a class="reference internal" href="0.5.3.html">jax 0.5.3</a>' in older
     # each mark of the legend, and each verdict word, links to its definition
     assert page.count('href="glossary.html#verdict-') >= 8
     glossary = (html / "glossary.html").read_text()
@@ -352,6 +357,7 @@ def test_the_matrix_marks_each_release_and_links_its_section(standings_built) ->
     claim = (html / "claim/says-bye.html").read_text()
     assert "holds on 0.5.3; holds, output differs on 0.4.30" in claim
     assert "it said bye in Italian" in claim
+    assert 'href="../release/0.4.30.html#release-0-4-30"' in claim  # where that range is said
 
 
 def test_a_release_note_leads_its_releases_entry_and_the_ledgers_list_links(
@@ -408,7 +414,9 @@ def test_claims_prints_every_problem_the_build_reports_that_needs_no_page(
             check=False,
         )
         done = build(standings)
-        matrix = (standings / "docs/_build/html/standings.html").read_text(encoding="utf-8")
+        pages = (standings / "docs/release").glob("*.md")  # this build's, not an earlier one's
+        html = standings / "docs/_build/html/release"
+        matrix = "".join((html / f"{p.stem}.html").read_text(encoding="utf-8") for p in pages)
     (standings / "annotated_src").rmdir()  # edited() made it for the file, and took the file
     printed = [line for line in claims.stderr.splitlines() if line.strip()]
     assert claims.returncode == 1 and len(printed) >= 7, claims.stderr
@@ -440,7 +448,7 @@ def test_claims_prints_every_problem_the_build_reports_that_needs_no_page(
         if not any(words in message for words in build_only):
             assert any(message in line for line in printed), (message, claims.stderr)
     assert "Traceback" not in _said(done) and "please report" not in _said(done).lower()
-    # the readable releases are shown, each an anchor in its group's section, and judged
+    # the readable releases are shown, each an anchor on its group's page, and judged
     assert 'id="release-0-4-38"' in matrix and 'id="release-0-4-30"' not in matrix
     assert "claim says-bye is failing" not in done.stderr
 

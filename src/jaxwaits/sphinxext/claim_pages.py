@@ -9,6 +9,7 @@ only a build can know — did each snippet run and pass here — as each claim's
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
+from sphinx.writers.html5 import HTML5Translator
 
 from jaxwaits.chain import cite, problems, verdicts
 from jaxwaits.chain.cite import PAGES
@@ -41,6 +43,12 @@ class claim_reference(nodes.Inline, nodes.Element):
     """Placeholder for a ``{claim}`` reference, resolved once every claim is known."""
 
 
+class claim_mark(nodes.Inline, nodes.TextElement):
+    """A reference to a claim as a reader meets it: a short mark after the phrase it backs (the
+    claim's standing), linking the claim, and the claim's sentence beside it, shown while the
+    mark is hovered, focused or (on a touch screen) tapped. Drawn by :func:`_visit_mark`."""
+
+
 class claim_page(nodes.General, nodes.Element):
     """Placeholder for the body of a claim's own page."""
 
@@ -49,20 +57,12 @@ class claims_index(nodes.General, nodes.Element):
     """Placeholder for the table of all claims."""
 
 
-def badge(seen: ClaimStanding) -> nodes.inline:
+def badge(seen: ClaimStanding, small: bool = False) -> nodes.inline:
     """The standing as a badge: a shape and its words, white on a colour of its own (so neither
     the colour nor the shape alone carries it)."""
     text = f"{seen.shape} {seen.headline}"
-    return nodes.inline(text, text, classes=["jaxwaits-badge", seen.css])
-
-
-def small_badge(seen: ClaimStanding) -> nodes.abbreviation:
-    """The shape alone, after a reference to the claim; its words are the tooltip."""
-    return nodes.abbreviation(
-        seen.shape,
-        seen.shape,
-        explanation=seen.headline,
-        classes=["jaxwaits-badge", "small", seen.css],
+    return nodes.inline(
+        text, text, classes=["jaxwaits-badge", *(["small"] if small else []), seen.css]
     )
 
 
@@ -236,7 +236,7 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragrap
         para += nodes.strong("", ", ".join(limits), classes=["jaxwaits-limits"])
     held = verdicts.summary(inputs(app).verdicts[claim.id])
     para += nodes.Text(" · across releases: ")
-    para += _link(app, fromdoc, "matrix", "", held)
+    para += _link(app, fromdoc, ledger_table.MATRIX, "", held)
     # in the order the claim lists its evidence, whatever order the pages were read in
     cells = sorted(
         (c for c in site(app.env).cells() if c.snippet in claim.evidence),
@@ -261,20 +261,37 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         node.replace_self(_index_table(app, fromdoc))
     for node in list(doctree.findall(claim_status)):
         node.replace_self(_status_paragraph(app, fromdoc, claims.claims[node["claim_id"]]))
+    tips = itertools.count(1)  # each mark's sentence has an ID of its own on the page
     for node in list(doctree.findall(claim_reference)):
         claim = claims.resolve(node["claim_id"])
         if claim is None:  # reported by jaxwaits.claims.registry.check with file and line
             node.replace_self(nodes.problematic(node["label"], node["label"]))
             continue
-        label = node["label"] if node["explicit"] else claim.id
-        target = _docname(app, claim)
-        ref = _link(app, fromdoc, target, f"claim-{claim.id}", label, code=not node["explicit"])
-        ref["classes"].append("jaxwaits-claim-ref")
-        ref["reftitle"] = claim.statement
         seen = _standing(app, claim)
-        node.replace_self(
-            [ref, terms.link(app, fromdoc, standing_id(seen.standing), small_badge(seen))]
-        )
+        uri = _uri(app, fromdoc, _docname(app, claim), f"claim-{claim.id}")
+        tip = f"tip-{claim.id}-{next(tips)}"
+        mark = claim_mark("", "", uri=uri, shape=seen.shape, css=seen.css, tip=tip)
+        mark += terms.link(app, fromdoc, standing_id(seen.standing), badge(seen, small=True))
+        mark += [nodes.Text(" "), nodes.literal(claim.id, claim.id), nodes.Text(": ")]
+        mark += ledger_table.why_nodes(claim.statement)
+        if node["explicit"]:  # {claim}`words <id>`: the words link the claim too
+            words = nodes.reference("", node["label"], internal=True, refuri=uri)
+            node.replace_self([words, mark])
+        else:
+            node.replace_self(mark)
+
+
+def _visit_mark(self: HTML5Translator, node: claim_mark) -> None:
+    self.body.append(
+        '<span class="jaxwaits-claim-ref">'
+        f'<a class="jaxwaits-claim-link {node["css"]}" href="{self.attval(node["uri"])}"'
+        f' aria-describedby="{node["tip"]}">{node["shape"]}</a>'
+        f'<span class="jaxwaits-claim-tip" role="tooltip" id="{node["tip"]}">'
+    )
+
+
+def _depart_mark(self: HTML5Translator, node: claim_mark) -> None:
+    self.body.append("</span></span>")
 
 
 def _statement(app: Sphinx, claim: Claim) -> list[nodes.Node]:
@@ -374,7 +391,7 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
             span.releases,
             span.releases,
             internal=True,
-            refuri=_uri(app, fromdoc, "matrix", ledger_table.release_id(span.first)),
+            refuri=ledger_table.release_uri(app, fromdoc, span.first),
         )
         verdict = span.verdict.verdict
         mark = nodes.inline("", MARKS[verdict], classes=[terms.css(verdict)])
@@ -502,8 +519,10 @@ def _pages_with_claims(env: BuildEnvironment) -> Iterator[str]:
     for doc, facts in site(env).pages.items():
         if facts.claims or facts.citations:
             yield doc
-    tables = ("claims", "matrix", "changes")  # read from the verdicts as the page is read
-    yield from (d for d in env.found_docs if d.startswith(f"{PAGES}/") or d in tables)
+    # read from the verdicts as the page is read
+    tables = ("claims", ledger_table.MATRIX, "changes")
+    generated = (f"{PAGES}/", f"{ledger_table.RELEASES}/")
+    yield from (d for d in env.found_docs if d.startswith(generated) or d in tables)
 
 
 def _redirects(app: Sphinx, exception: Exception | None) -> None:
@@ -528,6 +547,7 @@ def setup(app: Sphinx) -> None:
     app.add_directive("claims-index", ClaimsIndexDirective)
     for node in (claim_status, claim_reference, claim_page, claims_index):
         app.add_node(node)
+    app.add_node(claim_mark, html=(_visit_mark, _depart_mark))
     app.connect("builder-inited", _write_pages)
     app.connect("env-get-outdated", _also_reread)
     app.connect("doctree-resolved", _resolve)

@@ -2,15 +2,15 @@
 
 Columns are the releases of the universe, newest first, consecutive releases that agree on every
 claim and piece folded into one range column; each cell is one verdict, with its own mark and
-colour, and links to the section of its release group below, which says why (every release in
-a group is an anchor there). Made while the page is read, so
-the sections are real headings (the page's contents list); the page is read again whenever any
-verdict changes.
+colour, and a cell that does not simply hold links to its release group's page,
+``release/<first release>``, which says why (every release in a group is an anchor there).
+Made while the pages are read; they are read again whenever any verdict changes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -19,13 +19,17 @@ from sphinx.util.docutils import SphinxDirective
 from jaxwaits.chain import columns, verdicts
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import MARKS, MEANING, PIECE_MARKS, verdict_id
-from jaxwaits.chain.verdicts import ClaimVerdict, Verdict
+from jaxwaits.chain.verdicts import Verdict
 from jaxwaits.evidence.outcomes import Outcome
+from jaxwaits.files import inside, remove, write_atomic
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.sphinxext import terms
 from jaxwaits.sphinxext.state import Inputs, inputs
 from jaxwaits.sphinxext.terms import css
+
+RELEASES = "release"  # docs/release/<first release>.md, generated for every column
+MATRIX = "matrix"  # the page that holds {verification-matrix}, where there is one
 
 
 def why_nodes(why: str) -> list[nodes.Node]:
@@ -63,28 +67,114 @@ class Group:
     def anchors(self) -> list[str]:
         return [release_id(release) for release in self.releases]
 
+    @property
+    def page(self) -> str:
+        return f"{RELEASES}/{self.releases[0]}"
+
 
 def groups(found: Inputs) -> list[Group]:
     """The matrix's columns (:func:`jaxwaits.chain.columns.folded`), newest first."""
     return [Group(run) for run in columns.folded(found.verdicts, found.ledger)]
 
 
+def release_uri(app: Sphinx, fromdoc: str, release: str) -> str:
+    """Where ``release`` is said, from page ``fromdoc``: its anchor on its group's page."""
+    for group in groups(inputs(app)) if inputs(app).ledger else []:
+        if release in group.releases:
+            uri = app.builder.get_relative_uri(fromdoc, group.page)
+            return f"{uri}#{release_id(release)}"
+    return app.builder.get_relative_uri(fromdoc, MATRIX)
+
+
 class MatrixDirective(SphinxDirective):
-    """``{verification-matrix}``: a line per claim, the legend, the two tables, and a section
-    per release group."""
+    """``{verification-matrix}``: a line per claim, the legend, the two tables, and a link to
+    each release group's page."""
 
     def run(self) -> list[nodes.Node]:
         found = inputs(self.env.app)
         if not found.ledger:
             return [nodes.paragraph(text="No release has been verified yet: run nox -s matrix.")]
         folded = groups(found)
+        app, here = self.env.app, self.env.docname
         return [
-            _summary(found, self.env.docname),
-            _legend(self.env.app, self.env.docname),
-            _claims_table(found, folded, self.env.docname),
-            _pieces_table(found, folded),
-            *_sections(self.env.app, self.env.docname, found, folded),
+            _summary(found, here),
+            _legend(app, here),
+            _claims_table(app, here, found, folded),
+            _pieces_table(app, here, found, folded),
+            _pages_list(app, here, folded),
         ]
+
+
+class ReleaseDirective(SphinxDirective):
+    """``{release-section} <first release>``: one column of the matrix, on its own page: its
+    releases, the claims that do not simply hold there and why, what printed otherwise."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        found = inputs(self.env.app)
+        folded = groups(found) if found.ledger else []
+        sections = _sections(self.env.app, self.env.docname, found, folded)
+        for group, section in zip(folded, sections, strict=True):
+            if group.releases[0] == self.arguments[0]:
+                return [nodes.container("", *section.children[1:], ids=group.anchors)]
+        return [nodes.paragraph(text=f"No column of the matrix starts at {self.arguments[0]}.")]
+
+
+def _write_pages(app: Sphinx) -> None:
+    """Write ``release/<first release>.md`` for every column (unchanged files stay put)."""
+    found = inputs(app)
+    folder = Path(app.srcdir) / RELEASES
+    folder.mkdir(exist_ok=True)
+    matrix = (Path(app.srcdir) / f"{MATRIX}.md").is_file()
+    wanted = {
+        f"{group.releases[0]}.md": _page_source(group, matrix)
+        for group in (groups(found) if found.ledger else [])
+    }
+    for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
+        remove(folder / stale)
+    for name, text in wanted.items():
+        path = inside(folder, name)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            write_atomic(path, text)
+
+
+def _page_source(group: Group, matrix: bool) -> str:
+    named = f"[verification matrix](/{MATRIX}.md)" if matrix else "verification matrix"
+    return "\n".join(
+        [
+            "---",
+            "orphan: true",
+            "---",
+            "",
+            f"# jax {group.label}",
+            "",
+            f"One column of the {named}: why each claim that does not",
+            "simply hold there does not, and what its snippets printed otherwise.",
+            "",
+            f"```{{release-section}} {group.releases[0]}",
+            "```",
+            "",
+        ]
+    )
+
+
+def _pages_list(app: Sphinx, docname: str, folded: list[Group]) -> nodes.Element:
+    """A link to each column's page, which says why."""
+    para = nodes.paragraph(text="Why, release by release: ")
+    for i, group in enumerate(folded):
+        para += [nodes.Text(" · ")] if i else []
+        para += _to_page(app, docname, group, nodes.Text(f"jax {group.label}"))
+    return para
+
+
+def _claim(docname: str, claim_id: str) -> nodes.Node:
+    return terms.page_link(docname, f"/{PAGES}/{claim_id}", claim_id)
+
+
+def _to_page(app: Sphinx, docname: str, group: Group, *shown: nodes.Node) -> nodes.reference:
+    uri = app.builder.get_relative_uri(docname, group.page)
+    return nodes.reference("", "", *shown, internal=True, refuri=uri)
 
 
 def _legend(app: Sphinx, docname: str) -> nodes.Element:
@@ -117,16 +207,18 @@ def _table(header: list[nodes.Node], rows: list[list[nodes.Node]]) -> nodes.cont
     for target, cells in ((head, header), *((body, r) for r in rows)):
         row = nodes.row()
         for content in cells:
-            row += nodes.entry("", nodes.paragraph("", "", content))
+            # No paragraph per cell (a grid of 900 cells stays light); a link needs a parent
+            # that holds text, which a mark already is.
+            plain = isinstance(content, nodes.inline)
+            row += nodes.entry("", content if plain else nodes.inline("", "", content))
         target += row
     return nodes.container("", table, classes=["jaxwaits-scroll"])
 
 
-def _header(folded: list[Group]) -> list[nodes.Node]:
+def _header(app: Sphinx, docname: str, folded: list[Group]) -> list[nodes.Node]:
     cells: list[nodes.Node] = [nodes.Text("claim")]
     for group in folded:
-        ref = nodes.reference(group.label, group.label, refid=group.anchor)
-        cells.append(ref)
+        cells.append(_to_page(app, docname, group, nodes.Text(group.label)))
     return cells
 
 
@@ -136,53 +228,37 @@ def _summary(found: Inputs, docname: str) -> nodes.Element:
     items = nodes.bullet_list(classes=["jaxwaits-summary"])
     for claim_id in sorted(found.verdicts):
         para = nodes.paragraph()
-        para += terms.page_link(docname, f"/{PAGES}/{claim_id}", claim_id)
+        para += _claim(docname, claim_id)
         para += nodes.Text(f": {verdicts.summary(found.verdicts[claim_id])}")
         items += nodes.list_item("", para)
     return items
 
 
-def _claims_table(found: Inputs, folded: list[Group], docname: str) -> nodes.Element:
+def _claims_table(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> nodes.Element:
     rows = []
     for claim_id in sorted(found.verdicts):
-        row: list[nodes.Node] = [terms.page_link(docname, f"/{PAGES}/{claim_id}", claim_id)]
+        row: list[nodes.Node] = [_claim(docname, claim_id)]
         for group in folded:
-            verdict = found.verdicts[claim_id][group.releases[0]]
-            row.append(_mark(verdict, group))
+            verdict = found.verdicts[claim_id][group.releases[0]].verdict
+            mark = nodes.inline(MARKS[verdict], MARKS[verdict], classes=[css(verdict)])
+            # a claim that holds has nothing more to say; any other links to why
+            row.append(mark if verdict is Verdict.HOLDS else _to_page(app, docname, group, mark))
         rows.append(row)
-    return _table(_header(folded), rows)
+    return _table(_header(app, docname, folded), rows)
 
 
-def _mark(verdict: ClaimVerdict, group: Group) -> nodes.Node:
-    """A cell: the verdict's mark, a link to its column's section, which says why (said once
-    there, not in a title per cell)."""
-    mark = MARKS[verdict.verdict]
-    title = f"{verdict.verdict.words} on {group.label}"
-    return nodes.reference(
-        mark,
-        mark,
-        refid=group.anchor,
-        reftitle=title,
-        classes=["jaxwaits-mark", css(verdict.verdict)],
-    )
-
-
-def _pieces_table(found: Inputs, folded: list[Group]) -> nodes.Element:
+def _pieces_table(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> nodes.Element:
     names = sorted({name for v in found.ledger for name in v.pieces})
     rows = []
     for name in names:
         row: list[nodes.Node] = [nodes.literal(name, name)]
         for group in folded:
             outcome = columns.pieces_on(found.ledger, group.releases[0]).get(name)
-            mark = PIECE_MARKS[outcome] if outcome else "?"
-            label = outcome.words if outcome else "not checked"
-            row.append(
-                nodes.reference(
-                    mark, mark, refid=group.anchor, reftitle=label, classes=["jaxwaits-mark"]
-                )
-            )
+            mark = nodes.inline("", PIECE_MARKS[outcome] if outcome else "?")
+            same = outcome is PieceOutcome.IDENTICAL
+            row.append(mark if same else _to_page(app, docname, group, mark))
         rows.append(row)
-    header = [nodes.Text("vendored piece"), *_header(folded)[1:]]
+    header = [nodes.Text("vendored piece"), *_header(app, docname, folded)[1:]]
     return _table(header, rows)
 
 
@@ -221,12 +297,12 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             shown = nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict.verdict)])
             newer = said_in.setdefault(("claim", claim_id, verdict), group)
             if newer is not group:  # the same verdict and reason: named, not said again
-                again.setdefault(newer, []).append(nodes.literal(claim_id, claim_id))
+                again.setdefault(newer, []).append(_claim(docname, claim_id))
                 continue
             para = nodes.paragraph()
             para += terms.link(app, docname, anchor, shown)
             para += nodes.Text(" ")
-            para += nodes.literal(claim_id, claim_id)
+            para += _claim(docname, claim_id)
             para += nodes.Text(": ")
             para += terms.link(app, docname, anchor, nodes.Text(verdict.verdict.words))
             para += nodes.Text(". " if verdict.why else "")
@@ -235,7 +311,7 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
         for newer, claims in again.items():
             para = nodes.paragraph(classes=["jaxwaits-as-above"])
             para += nodes.Text("As on ")
-            para += nodes.reference("", f"jax {newer.label}", refid=newer.anchor)
+            para += _to_page(app, docname, newer, nodes.Text(f"jax {newer.label}"))
             para += nodes.Text(", with the same verdict and reason: ")
             for i, claim in enumerate(claims):
                 para += [nodes.Text(", ")] if i else []
@@ -245,7 +321,7 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
             section += notable
         else:
             section += nodes.paragraph(text="Every claim holds as recorded.")
-        section += _differences(first, group, said_in)
+        section += _differences(app, docname, first, group, said_in)
         out.append(section)
     return out
 
@@ -268,7 +344,11 @@ def _recorded(by_release: dict[str, Verification], group: Group) -> nodes.paragr
 
 
 def _differences(
-    verification: Verification, group: Group, said_in: dict[object, Group]
+    app: Sphinx,
+    docname: str,
+    verification: Verification,
+    group: Group,
+    said_in: dict[object, Group],
 ) -> list[nodes.Node]:
     """What the first release of a group printed where it differs, and each piece's change; a
     difference a newer section showed already is named with a link there."""
@@ -300,7 +380,7 @@ def _differences(
     for newer, shown in again.items():
         para = nodes.paragraph(classes=["jaxwaits-as-above"])
         para += nodes.Text("As on ")
-        para += nodes.reference("", f"jax {newer.label}", refid=newer.anchor)
+        para += _to_page(app, docname, newer, nodes.Text(f"jax {newer.label}"))
         para += nodes.Text(": ")
         for i, (name, outcome) in enumerate(shown):
             para += [nodes.Text("; ")] if i else []
@@ -311,3 +391,5 @@ def _differences(
 
 def setup(app: Sphinx) -> None:
     app.add_directive("verification-matrix", MatrixDirective)
+    app.add_directive("release-section", ReleaseDirective)
+    app.connect("builder-inited", _write_pages)

@@ -1,4 +1,4 @@
-// The site's two behaviours that need script; without script the site reads the same.
+// The site's behaviours that need script; without script the site reads the same.
 "use strict";
 
 // A claim's "copy link" puts its permanent link on the clipboard, and says so. Where the
@@ -41,6 +41,20 @@ document.addEventListener("click", (event) => {
   );
 });
 
+// A claim's mark shows the claim's sentence on hover and focus (CSS). A touch screen has no
+// hover: there the first tap on a mark shows the sentence, a second follows the link, and a tap
+// elsewhere closes it.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a.jaxwaits-claim-link");
+  const ref = link ? link.parentElement : null;
+  for (const open of document.querySelectorAll(".jaxwaits-claim-ref.open")) {
+    if (open !== ref) open.classList.remove("open");
+  }
+  if (!ref || ref.classList.contains("open") || !matchMedia("(hover: none)").matches) return;
+  event.preventDefault();
+  ref.classList.add("open");
+});
+
 // Search results summarise a page from its article, not from the whole main block (which, in
 // this theme, starts with the page's buttons and settings).
 document.addEventListener("DOMContentLoaded", () => {
@@ -50,7 +64,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const page = new DOMParser().parseFromString(htmlString, "text/html");
     const article = page.querySelector("article.bd-article");
     if (!article) return fromMain(htmlString, anchor);
-    for (const drop of article.querySelectorAll(".headerlink, script, style, .jaxwaits-copy-link")) {
+    const dropped = ".headerlink, script, style, .jaxwaits-copy-link, .jaxwaits-claim-tip";
+    for (const drop of article.querySelectorAll(dropped)) {
       drop.remove();
     }
     const part = anchor ? article.querySelector(anchor) : null;
