@@ -10,7 +10,7 @@ from __future__ import annotations
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from jaxwaits.chain.marks import (
     MARKS,
@@ -97,5 +97,27 @@ class SiteTermsDirective(SphinxDirective):
         return out
 
 
+class StandingRole(SphinxRole):
+    """{standing}`verified` (or `failing`, `needs`): a standing as the site shows it, its mark
+    and words, linked to its definition; for prose that explains the marks."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        known = {s.value: s for s in Standing}
+        if self.text not in known:
+            message = self.inliner.reporter.error(
+                f"{{standing}} takes one of {', '.join(known)}, not {self.text!r}",
+                line=self.lineno,
+            )
+            return [nodes.problematic(self.rawtext, self.rawtext)], [message]
+        shown = known[self.text]
+        words = f"{SHAPES[shown]} {STANDING_WORDS[shown]}"
+        needs = "-gpu" if shown is Standing.NEEDS_BACKEND else ""
+        badge = nodes.inline(
+            words, words, classes=["jaxwaits-badge", f"jaxwaits-{shown.value}{needs}"]
+        )
+        return [link(self.env.app, self.env.docname, standing_id(shown), badge)], []
+
+
 def setup(app: Sphinx) -> None:
     app.add_directive("site-terms", SiteTermsDirective)
+    app.add_role("standing", StandingRole())
