@@ -2,7 +2,7 @@
 phone width, and fail on what a reader would be let down by:
 
 - content wider than its column that is not inside a box of its own that scrolls;
-- a link in the navigation sidebar cut off at its edge;
+- a link in the navigation sidebar cut off at its edge, or a heading's word broken over two lines;
 - a verification matrix narrower than the page (too few of its columns in view), or a
   ``matrix.html`` over 200 KB;
 - a claim box without a visible status badge, or without its copy-link control;
@@ -183,6 +183,24 @@ for (const e of document.querySelectorAll('.bd-article [title]')) {
 return found.filter((x, i) => found.indexOf(x) === i).slice(0, 10);
 """
 
+# Words of a heading broken across two lines (a long name in code that does not fit).
+BROKEN = """
+const found = [];
+for (const h of document.querySelectorAll('.bd-article :is(h1, h2, h3)')) {
+  const walk = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    for (const m of t.textContent.matchAll(/[^\\s-]+-?/g)) {  // a break after a hyphen is fine
+      const range = document.createRange();
+      range.setStart(t, m.index);
+      range.setEnd(t, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) found.push(m[0]);
+    }
+  }
+}
+return found.slice(0, 10);
+"""
+
 # How many of the matrix's columns show without scrolling (it takes the page's whole width).
 MATRIX_COLUMNS = """
 const table = document.querySelector('table.jaxwaits-matrix');
@@ -205,6 +223,7 @@ FINDINGS = (
     (SUPPRESSED, "a code block shows a suppression: {!r}"),
     (CLIPPED, "a code block's lines are cut off with no sign that it scrolls: {!r}"),
     (UNTOLD, "a claim's sentence is not shown on focus: {}"),
+    (BROKEN, "a heading breaks the word {!r} across two lines"),
     (UNWRITTEN, "#{} has no release note in words, linked"),
     (UNDEFINED, "{!r} does not link to its definition"),
 )
@@ -341,6 +360,12 @@ def search(
     return problems
 
 
+def oversized(html: Path) -> list[str]:
+    """The matrix page, if it is heavier than a reader should have to load."""
+    size = (html / "matrix.html").stat().st_size
+    return [f"matrix.html: {size} bytes, over {MATRIX_BYTES}"] if size > MATRIX_BYTES else []
+
+
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -360,9 +385,7 @@ def main() -> int:
         site = f"http://127.0.0.1:{server.server_address[1]}"
         problems = check(site, args.axe.read_text(encoding="utf-8"), shots)
         server.shutdown()
-    size = (args.html / "matrix.html").stat().st_size
-    if size > MATRIX_BYTES:
-        problems.append(f"matrix.html: {size} bytes, over {MATRIX_BYTES}")
+    problems += oversized(args.html)
     print("\n".join(problems) or f"{len(PAGES)} pages at {WIDTHS} px: nothing clipped")
     print(f"screenshots in {shots}")
     return 1 if problems else 0

@@ -59,3 +59,18 @@ def test_check_site_finds_a_missing_page_anchor_or_redirect(
         "returns-self: no anchor #claim-old-name on method.html",
         "returns-self: renamed from old-name, but claim/old-name.html is missing",
     ]
+
+
+def test_check_site_refuses_a_page_that_shows_a_claim_failing(
+    project: Project, tmp_path: Path
+) -> None:
+    registry = Registry({}, (), (), ())
+    legend = '<a href="glossary.html#standing-failing">'
+    legend += '<span class="jaxwaits-badge jaxwaits-failing">'
+    (tmp_path / "index.html").write_text(legend)  # the word explained, no claim shown failing
+    (tmp_path / "status.html").write_text('<p class="jaxwaits-claim-status jaxwaits-failing">')
+    (tmp_path / "mark.html").write_text('<a class="jaxwaits-claim-link jaxwaits-failing" href=')
+    assert cite.check_site(project, registry, tmp_path) == [
+        f"{name}.html: shows a failing claim; this site must not be published"
+        for name in ("mark", "status")
+    ]

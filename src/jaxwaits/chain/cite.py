@@ -58,7 +58,8 @@ def _text(page: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
 
 
-FAILING = re.compile(r'class="[^"]*\bjaxwaits-failing\b')  # a failing claim's status line
+# A failing claim's status line, or a mark citing it (not the legend's example of the word).
+FAILING = re.compile(r'class="jaxwaits-claim-(status|link) jaxwaits-failing\b')
 
 
 def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
