@@ -1,9 +1,11 @@
 """``jaxwaits review``: reads harness code (never imports or runs it) and reports the mistakes of
 the site's review checklist, each linked to its checklist item and the claims that prove it.
 
-- :mod:`~jaxwaits.review.rules`: the rules, their codes, anchors and claims.
 - :mod:`~jaxwaits.review.sources`: files, notebooks and Markdown fences as Python; suppressions.
-- :mod:`~jaxwaits.review.checks`: the checks, on one module's syntax tree.
+- :mod:`~jaxwaits.review.facts`: what one module defines and does, as the rules see it.
+- :mod:`~jaxwaits.review.regions`: its timed regions, and what each does.
+- :mod:`~jaxwaits.review.rules`: the rules, one module each (code, anchor, claims, documentation
+  and check), and the registry that finds them.
 - :mod:`~jaxwaits.review.results`: what a review found.
 - :mod:`~jaxwaits.review.formats`: text, markdown, github, sarif and json.
 - :mod:`~jaxwaits.review.corpus`: scoring against the labelled corpus of real code.
@@ -19,29 +21,30 @@ from dataclasses import replace
 from pathlib import Path
 
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.review import checks, sources
+from jaxwaits.review import rules as registry
+from jaxwaits.review import sources
 from jaxwaits.review.results import Located, Review
-from jaxwaits.review.rules import Rule
+from jaxwaits.review.rules import RULES
 
 
-def selected_rules(root: Path) -> set[Rule]:
+def selected_rules(root: Path) -> set[str]:
     """The rules ``[tool.jaxwaits.review]`` in ``root``'s pyproject.toml selects (``select``,
     then less ``ignore``); every rule when there is none."""
     path = root / "pyproject.toml"
-    chosen = set(Rule)
+    chosen = set(RULES)
     if not path.is_file():
         return chosen
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
         config = table.get("tool", {}).get("jaxwaits", {}).get("review", {})
         if "select" in config:
-            chosen = {Rule(code) for code in config["select"]}
-        return chosen - {Rule(code) for code in config.get("ignore", [])}
+            chosen = registry.parse_codes(",".join(config["select"]))
+        return chosen - registry.parse_codes(",".join(config.get("ignore", [])))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, TypeError) as e:
         raise JaxwaitsError(f"{path}: [tool.jaxwaits.review] cannot be read: {e}") from None
 
 
-def review(paths: list[Path], rules: set[Rule], jobs: int | None = None) -> Review:
+def review(paths: list[Path], rules: set[str], jobs: int | None = None) -> Review:
     """Review every file under ``paths``, on every core when there are many; one that cannot
     be read is named, and the others are still reviewed."""
     done = Review()
@@ -60,7 +63,7 @@ def review(paths: list[Path], rules: set[Rule], jobs: int | None = None) -> Revi
     return done
 
 
-def _outcome(path: Path, rules: set[Rule]) -> tuple[list[Located], str]:
+def _outcome(path: Path, rules: set[str]) -> tuple[list[Located], str]:
     """One file's findings, or why it has none: whatever goes wrong in one file (it cannot be
     read, or it breaks the checks: an expression nested past Python's recursion limit) is that
     file's error, and the other files are still reviewed."""
@@ -82,7 +85,7 @@ def _line_of(error: Exception, source: str) -> int:
     return line or 1
 
 
-def review_file(path: Path, rules: set[Rule]) -> list[Located]:
+def review_file(path: Path, rules: set[str]) -> list[Located]:
     found = []
     for piece in sources.pieces(path):
         try:
@@ -94,11 +97,11 @@ def review_file(path: Path, rules: set[Rule]) -> list[Located]:
                     f"{getattr(error, 'msg', error)}"
                 ) from None
             continue  # a fence or cell that is not Python (a console session, pseudo-code)
-        if not checks.worth_checking(piece.source):
+        if not registry.worth_checking(piece.source):
             continue
         silenced = sources.suppressed(piece.source)
-        for finding in checks.check(tree, piece.source):
-            if finding.rule not in rules or silenced.silence(finding.rule, finding.line):
+        for finding in registry.check(tree, piece.source, rules):
+            if silenced.silence(finding.rule, finding.line):
                 continue
             if piece.cells:
                 cell, line = piece.cell_of(finding.line)

@@ -12,42 +12,42 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxwaits.review import checks, sources
-from jaxwaits.review.rules import Rule
+from jaxwaits.review import rules, sources
+from jaxwaits.review.rules import RULES
 
 EXPECT = re.compile(r"#\s*expect:\s*(.+)$")
 CELL = re.compile(r"^#\s*\[cell \d+\]")  # where a notebook's cell starts in an excerpt
 
 
-def _labelled(name: str) -> Rule:
-    """A label names a checklist anchor, or a rule's code where one item has several rules
-    (an anchor stands for the first of them)."""
+def _labelled(name: str) -> str:
+    """The rule's code a label names: a checklist anchor, or a rule's code where one item has
+    several rules (an anchor stands for the first of them)."""
     name = name.strip()
-    if name.upper() in {rule.value for rule in Rule}:
-        return Rule(name.upper())
-    return next(rule for rule in Rule if rule.info.anchor == name)
+    if name.upper() in RULES:
+        return name.upper()
+    return next(rule.code for rule in RULES.values() if rule.anchor == name)
 
 
 @dataclass
 class Score:
     """True and false positives and false negatives per rule, and what could not be scored."""
 
-    hits: Counter[Rule] = field(default_factory=Counter)
-    false_alarms: Counter[Rule] = field(default_factory=Counter)
-    misses: Counter[Rule] = field(default_factory=Counter)
+    hits: Counter[str] = field(default_factory=Counter)
+    false_alarms: Counter[str] = field(default_factory=Counter)
+    misses: Counter[str] = field(default_factory=Counter)
     wrong: list[str] = field(default_factory=list)  # "file:line CODE found|missed"
     unparsed: list[str] = field(default_factory=list)
 
-    def precision(self, rule: Rule) -> float | None:
+    def precision(self, rule: str) -> float | None:
         said = self.hits[rule] + self.false_alarms[rule]
         return self.hits[rule] / said if said else None
 
-    def recall(self, rule: Rule) -> float | None:
+    def recall(self, rule: str) -> float | None:
         there = self.hits[rule] + self.misses[rule]
         return self.hits[rule] / there if there else None
 
 
-def labels(text: str) -> set[tuple[Rule, int]]:
+def labels(text: str) -> set[tuple[str, int]]:
     found = set()
     for number, line in enumerate(text.splitlines(), start=1):
         match = EXPECT.search(line)
@@ -130,7 +130,7 @@ def score(folder: Path) -> Score:
         expected = labels(text)
         unlabelled = "\n".join(EXPECT.sub("", line) for line in module.splitlines())
         matched = set()  # a label anywhere in the statement or call found matches it
-        for finding in checks.check(tree, unlabelled):
+        for finding in rules.check(tree, unlabelled):
             span = range(finding.line, max(finding.line, finding.end_line) + 1)
             hit = {(finding.rule, line) for line in span} & expected
             if hit:
@@ -139,8 +139,8 @@ def score(folder: Path) -> Score:
             else:
                 result.false_alarms[finding.rule] += 1
                 where = f"{path.name}:{finding.line}"
-                result.wrong.append(f"{where} {finding.rule.value} found, not labelled")
+                result.wrong.append(f"{where} {finding.rule} found, not labelled")
         for rule, line in expected - matched:
             result.misses[rule] += 1
-            result.wrong.append(f"{path.name}:{line} {rule.value} labelled, not found")
+            result.wrong.append(f"{path.name}:{line} {rule} labelled, not found")
     return result

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from jaxwaits.chain import cite
 from jaxwaits.review.results import Located, Review
-from jaxwaits.review.rules import Rule
+from jaxwaits.review.rules import RULES, Rule
 
 # The site release this jaxwaits belongs to; kept equal to [tool.jaxwaits] release-url (a test).
 RELEASE_URL = "https://jax-waits.readthedocs.io/en/v{version}/"
@@ -33,7 +33,7 @@ def site() -> str:
 
 
 def checklist_url(rule: Rule) -> str:
-    return f"{site()}review.html#{rule.info.anchor}"
+    return f"{site()}review.html#{rule.anchor}"
 
 
 def claim_url(claim_id: str) -> str:
@@ -66,8 +66,8 @@ def render(review: Review, form: Format, root: Path) -> str:
 def _text(review: Review, root: Path) -> str:
     lines = []
     for found in review.findings:
-        rule = found.finding.rule
-        lines.append(f"{where(found, root)} {rule.value} {found.finding.message}")
+        rule = RULES[found.finding.rule]
+        lines.append(f"{where(found, root)} {rule.code} {found.finding.message}")
         lines.append(f"    see {checklist_url(rule)}")
     lines += review.unreadable
     lines.append(f"{_count(len(review.findings), 'finding')} in {_count(review.files, 'file')}")
@@ -85,11 +85,11 @@ def _markdown(review: Review, root: Path) -> str:
     for path, found_here in by_file.items():
         lines += [f"### `{path}`", ""]
         for found in found_here:
-            rule = found.finding.rule
-            claims = ", ".join(f"[`{c}`]({claim_url(c)})" for c in rule.info.claims)
+            rule = RULES[found.finding.rule]
+            claims = ", ".join(f"[`{c}`]({claim_url(c)})" for c in rule.claims)
             cell = f"cell {found.cell}, " if found.cell is not None else ""
             lines.append(
-                f"- {cell}line {found.finding.line}: **{rule.value}** {found.finding.message}. "
+                f"- {cell}line {found.finding.line}: **{rule.code}** {found.finding.message}. "
                 f"[Checklist]({checklist_url(rule)}); claims: {claims}."
             )
         lines.append("")
@@ -100,11 +100,11 @@ def _markdown(review: Review, root: Path) -> str:
 def _github(review: Review, root: Path) -> str:
     lines = []
     for found in review.findings:
-        rule = found.finding.rule
+        rule = RULES[found.finding.rule]
         message = f"{found.finding.message} ({checklist_url(rule)})"
         lines.append(
             f"::warning file={_relative(found.path, root)},line={found.finding.line},"
-            f"col={found.finding.col},title={rule.value} {rule.info.name}::{_escape(message)}"
+            f"col={found.finding.col},title={rule.code} {rule.name}::{_escape(message)}"
         )
     lines += [f"::error::{_escape(problem)}" for problem in review.unreadable]
     return "\n".join(lines)
@@ -117,21 +117,20 @@ def _escape(text: str) -> str:
 def _sarif(review: Review, root: Path) -> str:
     rules = [
         {
-            "id": rule.value,
-            "name": rule.info.name,
-            "shortDescription": {"text": rule.info.summary},
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
             "helpUri": checklist_url(rule),
             "help": {
-                "text": f"{rule.info.summary}. Claims: "
-                + ", ".join(claim_url(c) for c in rule.info.claims)
+                "text": f"{rule.summary}. Claims: " + ", ".join(claim_url(c) for c in rule.claims)
             },
         }
-        for rule in Rule
+        for rule in RULES.values()
     ]
-    index = {rule: i for i, rule in enumerate(Rule)}
+    index = {code: i for i, code in enumerate(RULES)}
     results = [
         {
-            "ruleId": found.finding.rule.value,
+            "ruleId": found.finding.rule,
             "ruleIndex": index[found.finding.rule],
             "level": "warning",
             "message": {"text": found.finding.message},
@@ -185,13 +184,14 @@ def _json(review: Review, root: Path) -> str:
                     "line": found.finding.line,
                     "column": found.finding.col,
                     "cell": found.cell,
-                    "code": found.finding.rule.value,
-                    "rule": found.finding.rule.info.name,
+                    "code": rule.code,
+                    "rule": rule.name,
                     "message": found.finding.message,
-                    "checklist": checklist_url(found.finding.rule),
-                    "claims": [claim_url(c) for c in found.finding.rule.info.claims],
+                    "checklist": checklist_url(rule),
+                    "claims": [claim_url(c) for c in rule.claims],
                 }
                 for found in review.findings
+                for rule in [RULES[found.finding.rule]]
             ],
             "unreadable": review.unreadable,
         },

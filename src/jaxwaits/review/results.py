@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxwaits.review.checks import Finding
+from jaxwaits.review.facts import Finding
 
 
 @dataclass(frozen=True)

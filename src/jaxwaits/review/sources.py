@@ -13,8 +13,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.review.checks import CELL_TIMER
-from jaxwaits.review.rules import Rule
+from jaxwaits.review.facts import CELL_TIMER
+from jaxwaits.review.rules import RULES
 
 SUFFIXES = {".py", ".ipynb", ".md"}
 FENCES = {"python", "py", "python3", "ipython", "ipython3", "{code-cell}"}
@@ -159,20 +159,20 @@ class Suppressions:
     """The rules a piece's comments silence, by line and in the whole piece (None: every
     rule)."""
 
-    by_line: dict[int, set[Rule] | None]
-    whole: set[Rule] | None
+    by_line: dict[int, set[str] | None]
+    whole: set[str] | None
 
-    def silence(self, rule: Rule, line: int) -> bool:
+    def silence(self, code: str, line: int) -> bool:
         for silenced in (self.whole, self.by_line.get(line, set())):
-            if silenced is None or rule in silenced:
+            if silenced is None or code in silenced:
                 return True
         return False
 
 
 def suppressed(source: str) -> Suppressions:
     """The suppression comments in a piece of source."""
-    by_line: dict[int, set[Rule] | None] = {}
-    whole: set[Rule] | None = set()
+    by_line: dict[int, set[str] | None] = {}
+    whole: set[str] | None = set()
     for number, line in enumerate(source.splitlines(), start=1):
         match = SUPPRESSION.search(line)
         if not match:
@@ -185,10 +185,7 @@ def suppressed(source: str) -> Suppressions:
     return Suppressions(by_line, whole)
 
 
-def _codes(text: str | None) -> set[Rule] | None:
+def _codes(text: str | None) -> set[str] | None:
     if text is None:
         return None
-    return {Rule(c.strip().upper()) for c in text.split(",") if c.strip().upper() in _KNOWN}
-
-
-_KNOWN = {rule.value for rule in Rule}
+    return {c.strip().upper() for c in text.split(",") if c.strip().upper() in RULES}

@@ -13,6 +13,7 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
   the claims index.
 - :mod:`~jaxwaits.sphinxext.ledger_table`: the ledger as a table, claims and pieces against
   releases.
+- :mod:`~jaxwaits.sphinxext.review_rules`: the review's rules, from their modules' documentation.
 - :mod:`~jaxwaits.sphinxext.changes`: what changed, release by release, and the
   ``{changed-in}`` role that ties a boundary named in prose to the ledger.
 - :mod:`~jaxwaits.sphinxext.annotated`: the vendored pieces with their notes.
@@ -45,6 +46,7 @@ from jaxwaits.sphinxext import (
     kernels,
     ledger_table,
     quiet,
+    review_rules,
     shown_code,
     state,
     terms,
@@ -173,6 +175,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     cells.setup(app)
     claim_pages.setup(app)
     ledger_table.setup(app)
+    review_rules.setup(app)
     changes.setup(app)
     annotated.setup(app)
     terms.setup(app)

@@ -1,0 +1,311 @@
+"""The timed regions of a module: the statements between a timer's start and its reading (or
+what ``timeit`` and a ``%%timeit`` cell time), each read statement by statement as
+:class:`Timed` work and the waits on it. Four rules judge them (JW101, JW102, JW103, JW107).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from jaxwaits.review.facts import (
+    APPENDING,
+    CELL_TIMER,
+    Module,
+    Place,
+    bound_names,
+    callee_key,
+    callee_name,
+    dotted_name,
+    first_timer,
+    is_timer,
+    may_sync,
+    names_read,
+    restarts_timer,
+    statement_lists,
+)
+
+
+@dataclass(frozen=True)
+class Region:
+    """One timed region: where its timer starts (a line), the statement or call that ends it,
+    the NumPy names made on the host before it, whether its runs are counted (``timeit``'s
+    ``number=``: no calibration round takes the first call), and what it does."""
+
+    start: int
+    end: ast.AST
+    host: frozenset[str]
+    fixed_count: bool
+    timed: Timed
+
+
+def regions(module: Module) -> list[Region]:
+    """Every timed region of the module: timer readings, ``timeit`` calls, ``%%timeit`` cells."""
+    if not module.times:
+        return []
+    found: list[Region] = []
+    for node in module.nodes:
+        if isinstance(node, ast.Call):
+            found += _timeit(module, node)
+        elif isinstance(node, ast.With):
+            found += _timed_cell(module, node)
+    for body in module.bodies():
+        found += _timer_readings(module, body)
+    return found
+
+
+def _read(
+    module: Module,
+    host: set[str],
+    statements: list[ast.stmt],
+    end: ast.AST,
+    start: int,
+    timer: ast.Call | None = None,
+    fixed_count: bool = True,
+) -> Region:
+    timed = Timed(module)
+    for piece in [*_in_order(statements), *_before_timer(end, timer)]:
+        timed.read(piece)
+    return Region(start, end, frozenset(host), fixed_count, timed)
+
+
+def _timeit(module: Module, call: ast.Call) -> list[Region]:
+    """``timeit.timeit(lambda: f(x))``: what the lambda, the function or the jitted callee runs."""
+    if not (module.is_timeit(call) and call.args):
+        return []
+    timed = call.args[0]
+    if isinstance(timed, ast.Lambda):
+        body: list[ast.stmt] = [ast.Expr(timed.body, lineno=call.lineno, col_offset=0)]
+    elif isinstance(timed, ast.Name) and len(module.functions.get(timed.id, [])) == 1:
+        body = module.functions[timed.id][0].body
+    elif callee_key(timed) in module.jitted | module.compiled | module.jax_functions:
+        called = ast.Call(timed, [], [], lineno=call.lineno, col_offset=call.col_offset)
+        body = [ast.Expr(called, lineno=call.lineno, col_offset=call.col_offset)]
+    else:
+        return []
+    counted = any(k.arg == "number" for k in call.keywords)
+    host = set(module.numpy_modules)
+    return [_read(module, host, body, call, call.lineno, fixed_count=counted)]
+
+
+def _timed_cell(module: Module, node: ast.With) -> list[Region]:
+    """A ``%%timeit`` cell, as sources makes it: ``with jaxwaits_timed_cell(number=10):``."""
+    found = []
+    for item in node.items:
+        cell = item.context_expr
+        if isinstance(cell, ast.Call) and callee_name(cell.func) == CELL_TIMER:
+            counted = any(k.arg == "number" for k in cell.keywords)
+            host = set(module.numpy_modules)
+            found.append(_read(module, host, node.body, node, node.lineno, fixed_count=counted))
+    return found
+
+
+def _timer_readings(module: Module, body: list[ast.stmt]) -> list[Region]:
+    """``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in one statement list."""
+    found = []
+    host = set(module.numpy_modules)  # what the statements so far made on the host
+    for i, statement in enumerate(body):
+        if i:
+            module.host_made(body[i - 1], host)  # kept up as it goes: linear in the block
+        value = getattr(statement, "value", None)
+        if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and is_timer(value)):
+            continue
+        until = _until_timer(body, i + 1)
+        if until and restarts_timer(statement, until[1]):
+            continue  # t0 = time(); ...; t0 = time(): started again, not read
+        if until:
+            statements, end, timer = until
+            found.append(_read(module, host, statements, end, statement.lineno, timer=timer))
+    return found
+
+
+def _until_timer(
+    statements: list[ast.stmt], start: int = 0
+) -> tuple[list[ast.stmt], ast.stmt, ast.Call] | None:
+    """The statements from ``start`` run before the timer is next read, the statement that
+    reads it (the innermost), and the timer call."""
+    region: list[ast.stmt] = []
+    for statement in (statements[k] for k in range(start, len(statements))):
+        timer = first_timer(statement)
+        if timer is None:
+            region.append(statement)
+            continue
+        for block in statement_lists(statement):
+            if any(first_timer(s) is timer for s in block):
+                inner = _until_timer(block)
+                if inner:
+                    return region + inner[0], inner[1], inner[2]
+        if isinstance(statement, ast.While):  # while time.time() - t0 < budget: step()
+            region += statement.body
+        return region, statement, timer
+    return None
+
+
+def _before_timer(end: ast.AST, timer: ast.Call | None) -> list[ast.stmt]:
+    """What the statement that reads the timer evaluates before it: ``print(f"{loss}
+    {time.time() - t0}")`` formats ``loss`` first."""
+    if timer is None or not isinstance(end, ast.stmt):
+        return []
+    early = [
+        n
+        for n in ast.walk(end)
+        if isinstance(n, (ast.FormattedValue, ast.Call))
+        and (n.lineno, n.col_offset) < (timer.lineno, timer.col_offset)
+        and not any(m is timer for m in ast.walk(n))  # not what the timer's reading is in
+    ]
+    return [ast.Expr(n, lineno=n.lineno, col_offset=n.col_offset) for n in early]
+
+
+def _spine(node: ast.AST) -> Iterator[ast.AST]:
+    """An expression and what it is an attribute or item of: ``f(x).data[0]``, ``f(x).data``,
+    ``f(x)``."""
+    while True:
+        yield node
+        if not isinstance(node, (ast.Attribute, ast.Subscript)):
+            return
+        node = node.value
+
+
+def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Simple statements, and the headers of compound ones, in the order they first run;
+    definitions are not run."""
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
+            target, values = statement.target, statement.iter
+            if (
+                isinstance(target, ast.Tuple)
+                and len(target.elts) == 2
+                and callee_name(values) == "items"
+            ):
+                target = target.elts[1]  # for name, value in metrics.items(): names are keys
+            yield ast.Assign([target], values, lineno=statement.lineno)
+        elif isinstance(statement, (ast.If, ast.While)):
+            yield ast.Assert(statement.test, lineno=statement.lineno)
+        elif not isinstance(statement, (ast.Try, ast.With, ast.AsyncWith)):
+            yield statement
+            continue
+        for block in statement_lists(statement):
+            yield from _in_order(block)
+
+
+class Timed:
+    """What a timed region does, read statement by statement: its JAX work, known by the place
+    of each JAX call (the outputs of one call are ready together, so waiting on one of them
+    waits for all), and the waits on it."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self.calls: list[ast.Call] = []  # the JAX work
+        self.every: list[ast.Call] = []  # every call, in order
+        self.sources: dict[str, set[Place]] = {}  # name -> the timed work it holds results of
+        self.made: dict[Place, str] = {}  # timed work -> what it is called in a message
+        self.fed: set[Place] = set()  # timed work whose results later timed work takes
+        self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
+        self.waited: set[Place] = set()
+        self.maybe = False  # code this review cannot see is handed results of a step
+        # results of code this review cannot see, handed timed arrays: it may have waited on
+        # them, unless its results are only more input to timed work (preparing a batch)
+        self.unseen: list[set[str]] = []
+        self._jax_calls: set[int] = set()
+
+    def made_in(self, node: ast.AST) -> set[Place]:
+        """The timed work an expression itself calls."""
+        return {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
+
+    def held(self, node: ast.AST) -> set[Place]:
+        """The timed work whose results an expression holds."""
+        names = names_read(node)
+        return self.made_in(node).union(*(self.sources.get(name, set()) for name in names))
+
+    def reachable(self, call: ast.Call) -> set[Place]:
+        """The timed work a method reaches through its object: ``self.run()`` may read
+        ``self.state``."""
+        if not isinstance(call.func, ast.Attribute):
+            return set()
+        owner = dotted_name(call.func.value) or callee_name(call.func.value)
+        prefix = owner + "."
+        return set().union(*(w for name, w in self.sources.items() if name.startswith(prefix)))
+
+    def read(self, statement: ast.stmt) -> None:
+        module = self.module
+        nodes = list(ast.walk(statement))
+        for node in nodes:
+            if isinstance(node, ast.Call) and module.jax_call(node):
+                self._jax_calls.add(id(node))
+        for node in nodes:
+            if isinstance(node, ast.Call):
+                self._call(node, statement)
+            elif isinstance(node, ast.FormattedValue):
+                self.waited |= self.held(node.value)  # f"{loss}" reads the values
+            elif isinstance(node, ast.Assert):
+                self.waited |= self.held(node.test)  # `if loss < best:` reads the values
+        for target, value in module.assignments(statement):
+            work = self.held(value)
+            if work:
+                names = bound_names(target)
+                self.sources.update({name: work for name in names})
+                for place in self.made_in(value) & self.made.keys():
+                    if self.made[place].endswith("(...)") and names:
+                        self.made[place] = ", ".join(names)
+
+    def _call(self, node: ast.Call, statement: ast.stmt) -> None:
+        module = self.module
+        self.every.append(node)
+        arguments = ast.Tuple([*node.args, *[k.value for k in node.keywords]])
+        mapped = [a for a in node.args if isinstance(a, ast.Lambda)]
+        if id(node) in self._jax_calls:
+            place = (node.lineno, node.col_offset)
+            self.calls.append(node)
+            if callee_key(node.func) in module.blocking:
+                self.waited.add(place)  # eqx.filter_jit returns with its work done
+            self.fed |= self.held(arguments) - {place}
+            read = names_read(arguments)
+            self.unseen = [names for names in self.unseen if not names & read]
+            self.made.setdefault(place, callee_name(node.func) + "(...)")
+            if not (isinstance(node.func, ast.Attribute) and module.from_jax(node.func)):
+                self.steps.add(place)  # not a bare jnp/lax call
+            pure = callee_key(node.func) in module.pure
+            if isinstance(statement, ast.Expr) and statement.value is node and not pure:
+                for argument in node.args:  # nnx: train_step(model, batch) updates the model
+                    if isinstance(argument, ast.Name):
+                        self.sources.setdefault(argument.id, set()).add(place)
+        elif module.is_wait(node):
+            self.waited |= self.held(node)
+        elif any(
+            isinstance(n, ast.Call) and module.is_wait(n) for a in mapped for n in ast.walk(a)
+        ):
+            self.waited |= self.held(arguments)  # tree_map(lambda a: a.block_until_ready(), out)
+        elif may_sync(callee_name(node.func)):
+            self.maybe = True
+        elif callee_name(node.func) in APPENDING:
+            if isinstance(node.func, ast.Attribute):  # results.append(out)
+                for name in bound_names(node.func.value):
+                    self.sources.setdefault(name, set()).update(self.held(arguments))
+        elif module.might_wait(node, bool(reached := self.reachable(node))) and (
+            handed := self.held(arguments) | reached
+        ):
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if receiver is not None and self.held(receiver):
+                return  # out.reshape(...) computes
+            bound = isinstance(statement, ast.Assign) and node in _spine(statement.value)
+            if handed & self.steps or not bound:
+                self.maybe = True
+            else:  # batch = prepare(x): more input, or the work being timed?
+                read = names_read(arguments)
+                self.unseen = [names for names in self.unseen if not names & read]
+                self.unseen.append({n for t in statement.targets for n in bound_names(t)})
+
+
+# Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
+# silent), or is a warm-up (JW102 does).
+DISPATCH = ("compil", "dispatch", "overhead")
+WARM_UP = ("compil", "warm")
+
+# The words a timed region cannot be written without (a source with none of them has none).
+TIMED_WORDS = (
+    "timeit", "time()", "time.time", "perf_counter", "monotonic", "process_time", "time_ns",
+    "default_timer", "datetime", CELL_TIMER,
+)  # fmt: skip

@@ -1,0 +1,80 @@
+"""The first call of a jitted function is inside the timed region: it compiles before it
+runs{claim}`compile-before-polling`. Checklist: {ref}`review-compile-in-the-measurement`.
+
+```python
+step = jax.jit(f)
+t0 = time.perf_counter()
+step(x).block_until_ready()  # compiles here  # jaxwaits: ignore[JW102] (the mistake)
+elapsed = time.perf_counter() - t0
+```
+
+Right: one blocked call of `step` before `t0`, or `step.lower(x).compile()`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from jaxwaits.review.facts import (
+    LOOPS,
+    Finding,
+    Module,
+    callee_key,
+    callee_name,
+    finding,
+    spans_line,
+)
+from jaxwaits.review.regions import TIMED_WORDS, WARM_UP
+from jaxwaits.review.rules import Source
+
+CODE = "JW102"
+NAME = "compile-timed"
+ANCHOR = "review-compile-in-the-measurement"
+CLAIMS = ("compile-before-polling",)
+SUMMARY = "the first call of a jitted function is timed: it compiles before it runs"
+WORDS = TIMED_WORDS
+
+
+def check(source: Source) -> Iterator[Finding]:
+    """The calls in a timed region that compile: the first of a jitted function, of a lax loop
+    over one, or of a function of the module that is the only caller of one; unless the region
+    keeps the fastest of several runs, or is a warm-up."""
+    facts = source.facts
+    if facts.robust:
+        return
+    for region in source.regions:
+        if not region.fixed_count or facts.warms_up(region.start):
+            continue
+        if facts.meant(region.start, region.end, WARM_UP):
+            continue
+        for call in region.timed.every:
+            compiled = _compiles(facts, call, region.start)
+            if compiled:
+                yield finding(
+                    CODE,
+                    call,
+                    f"{compiled} is first called inside the timed region: its compilation is "
+                    "timed; call it once (blocked) before the timer starts",
+                )
+
+
+def _compiles(facts: Module, call: ast.Call, start: int) -> str:
+    def first(name: str) -> bool:
+        return name in facts.called and facts.called[name][0] >= start
+
+    name = callee_key(call.func)
+    if name in facts.jitted and first(name):
+        return repr(name)
+    if callee_name(call.func) in LOOPS:
+        looped = [callee_key(a) for a in call.args if callee_key(a) in facts.jitted]
+        return next((repr(n) for n in looped if first(n)), "")
+    function = name.removeprefix("self.")
+    if not first(name) or "." in function:
+        return ""
+    for definition in facts.functions.get(function, []):
+        inner = {callee_key(n.func) for n in ast.walk(definition) if isinstance(n, ast.Call)}
+        for jitted in sorted(inner & facts.jitted):
+            if all(spans_line(definition, line) for line in facts.called[jitted]):
+                return f"{jitted!r} (through {name!r})"
+    return ""

@@ -1,0 +1,39 @@
+"""`block_until_ready` inside a function that `jit`, `vmap`, `grad`, `scan` and the like trace: it
+waits for nothing{claim}`block-under-jit-is-noop`{claim}`tracer-raises-attributeerror`.
+Checklist: {ref}`review-block-inside-jit`.
+
+```python
+@jax.jit
+def step(x):
+    return jax.block_until_ready(x @ x)  # the mistake  # jaxwaits: ignore[JW104]
+```
+
+Right: block on `step(x)` where it is called.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from jaxwaits.review.facts import Finding, callee_name, finding
+from jaxwaits.review.rules import Source
+
+CODE = "JW104"
+NAME = "block-in-trace"
+ANCHOR = "review-block-inside-jit"
+CLAIMS = ("block-under-jit-is-noop", "tracer-raises-attributeerror")
+SUMMARY = "a block inside a traced function waits for nothing"
+WORDS = ("block_until_ready",)
+
+
+def check(source: Source) -> Iterator[Finding]:
+    for function in source.facts.traced_functions():
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and callee_name(node.func) == "block_until_ready":
+                yield finding(
+                    CODE,
+                    node,
+                    f"block_until_ready inside {function.name!r}, which is traced: it waits for "
+                    "nothing; block on the traced function's result, outside it",
+                )
