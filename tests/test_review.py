@@ -253,6 +253,41 @@ def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
 
 # Harnesses as they are written: each marked line (`# <-`) must be found, nothing else.
 SHAPES = {
+    "a slice and a min() elsewhere in the file, not over the timings": """
+rows = x.shape[1:]
+smallest = min([3, 1, 2])
+t0 = time.perf_counter()
+step(x).block_until_ready()  # <- JW102
+elapsed = time.perf_counter() - t0
+""",
+    "the fastest of the region's own timings": """
+times = []
+for _ in range(5):
+    t0 = time.perf_counter()
+    step(x).block_until_ready()
+    times.append(time.perf_counter() - t0)
+best = min(times)
+""",
+    "the median of what the timings became": """
+times = []
+for _ in range(5):
+    t0 = time.perf_counter()
+    step(x).block_until_ready()
+    times.append(time.perf_counter() - t0)
+spread = np.array(times)
+print(np.median(spread))
+""",
+    "the timings past the first run": """
+times = []
+for _ in range(5):
+    t0 = time.perf_counter()
+    step(x).block_until_ready()
+    times.append(time.perf_counter() - t0)
+print(sum(times[1:]) / 4)
+""",
+    "the fastest of timeit's repeats": """
+best = min(timeit.repeat(lambda: step(x).block_until_ready(), number=1, repeat=5))
+""",
     "a loop whose timer is read inside it": """
 step(x)
 t0 = time.time()

@@ -226,7 +226,11 @@ class Module:
         self.jax_values: set[str] = set()  # names bound to JAX arrays
         self.scopes: list[Scope] = []
         self.called: dict[str, list[int]] = {}  # function name -> lines where it is called
-        self.robust = False  # the module keeps the fastest (or the median) of repeated timings
+        # What keeps the fastest (or the median) of repeated timings, or drops the first ones:
+        # the names min(), median(), times[1:] read, and the nodes inside such a call.
+        self.kept_names: set[str] = set()
+        self.kept_nodes: set[int] = set()
+        self.flows: list[tuple[list[str], set[str]]] = []  # names bound -> names their value read
         self._known = False  # _know_functions has run
         self.times = False  # the module reads a timer
         self.barrier = False  # the module calls jax.effects_barrier()
@@ -264,8 +268,17 @@ class Module:
                 for name in filter(None, map(callee_key, used)):
                     self.called.setdefault(name, []).append(node.lineno)
                 called = callee_name(node.func)
-                if called in ROBUST:
-                    self.robust = True
+                if called in ROBUST:  # min(times), np.median(times), times.min()
+                    held = [
+                        *node.args,
+                        *([node.func.value] if isinstance(node.func, ast.Attribute) else []),
+                    ]
+                    for argument in held:
+                        self.kept_names |= names_read(argument)
+                        self.kept_nodes |= {id(n) for n in ast.walk(argument)}
+                if called in APPENDING and isinstance(node.func, ast.Attribute):
+                    read = set().union(*(names_read(a) for a in node.args))
+                    self.flows.append((bound_names(node.func.value), read))  # times.append(dt)
                 self.times = self.times or is_timer(node) or self.is_timeit(node)
                 self.barrier = self.barrier or called == "effects_barrier"
                 if called in CALLBACKS and node.args:
@@ -275,8 +288,12 @@ class Module:
                 if (isinstance(lower, ast.Constant) and lower.value == 1) or (
                     isinstance(lower, ast.Name) and "warm" in lower.id.lower()
                 ):
-                    self.robust = True  # times[1:], times[warmup:]: the first runs are dropped
-            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                    self.kept_names |= names_read(node.value)  # times[1:], times[warmup:]
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound = [name for target in targets for name in bound_names(target)]
+                self.flows.append((bound, names_read(node.value)))
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
                 wrapper = wrapper_name(node.value.func)
                 for target in node.targets:
                     if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
@@ -464,6 +481,18 @@ class Module:
         if self.from_jax(node.func):
             return False  # jax's own code: its waits are known
         return bool(node.args or node.keywords) or reaches
+
+    def keeps_fastest(self, names: set[str], node: ast.AST) -> bool:
+        """The timings held in ``names`` (or computed by ``node``), or what is computed from
+        them, are minimised, taken the median of, or sliced past their first runs."""
+        if id(node) in self.kept_nodes:
+            return True  # min(timeit.repeat(...))
+        reached = set(names)
+        while True:
+            more = {n for bound, read in self.flows if read & reached for n in bound} - reached
+            if not more:
+                return bool(reached & self.kept_names)
+            reached |= more
 
     def traced_functions(self) -> Iterator[Function]:
         """The module's functions whose body is traced (by ``jit``, ``vmap``, ``scan`` …)."""

@@ -17,9 +17,11 @@ import ast
 from collections.abc import Iterator
 
 from jaxwaits.review.facts import (
+    APPENDING,
     LOOPS,
     Finding,
     Module,
+    bound_names,
     callee_key,
     callee_name,
     finding,
@@ -38,13 +40,14 @@ WORDS = TIMED_WORDS
 
 def check(source: Source) -> Iterator[Finding]:
     """The calls in a timed region that compile: the first of a jitted function, of a lax loop
-    over one, or of a function of the module that is the only caller of one; unless the region
-    keeps the fastest of several runs, or is a warm-up."""
+    over one, or of a function of the module that is the only caller of one; unless the
+    region's own timings are minimised, taken the median of or sliced past their first runs,
+    or it is a warm-up."""
     facts = source.facts
-    if facts.robust:
-        return
     for region in source.regions:
         if not region.fixed_count or facts.warms_up(region.start):
+            continue
+        if facts.keeps_fastest(_timings(facts, region.end), region.end):
             continue
         if facts.meant(region.start, region.end, WARM_UP):
             continue
@@ -57,6 +60,28 @@ def check(source: Source) -> Iterator[Finding]:
                     f"{compiled} is first called inside the timed region: its compilation is "
                     "timed; call it once (blocked) before the timer starts",
                 )
+
+
+def _timings(facts: Module, end: ast.AST) -> set[str]:
+    """The names the region's reading of its timer goes into: ``dt = time() - t0``,
+    ``times.append(time() - t0)``, ``t = timeit.repeat(...)``."""
+    if isinstance(end, ast.Call):  # timeit: the statement that binds its result
+        holders = [
+            n
+            for n in facts.nodes
+            if isinstance(n, ast.Assign) and any(m is end for m in ast.walk(n.value))
+        ]
+        return {name for n in holders for t in n.targets for name in bound_names(t)}
+    names: set[str] = set()
+    for node in ast.walk(end):
+        if isinstance(node, ast.Assign):
+            names |= {name for t in node.targets for name in bound_names(t)}
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            names |= set(bound_names(node.target))
+        elif isinstance(node, ast.Call) and callee_name(node.func) in APPENDING:
+            if isinstance(node.func, ast.Attribute):
+                names |= set(bound_names(node.func.value))
+    return names
 
 
 def _compiles(facts: Module, call: ast.Call, start: int) -> str:
