@@ -458,6 +458,45 @@ def test_markdown_fences(tmp_path: Path) -> None:
     assert reviewed(tmp_path, page, "page.md") == [("JW105", expected)]
 
 
+def test_a_pages_fences_are_one_namespace(tmp_path: Path) -> None:
+    """A step jitted in one fence is known where a later one times it; a MyST code cell of an
+    IPython lexer is read, its options left out and its ``%timeit`` made Python; a fence that is
+    not Python (a console, pseudo-code) is left out and the rest still read."""
+    page = f"""# A page
+
+```python
+{HEAD}```
+
+Some words.
+
+```console
+$ python bench.py
+```
+
+```python
+for each in ...:  pseudo-code, not Python
+```
+
+```python
+t0 = time.perf_counter()
+y = step(x)
+elapsed = time.perf_counter() - t0
+```
+
+```{{code-cell}} ipython3
+:tags: [hide-output]
+%timeit -n 10 step(x)
+```
+"""
+    lines = page.splitlines()
+    timer = lines.index("elapsed = time.perf_counter() - t0") + 1
+    magic = lines.index("%timeit -n 10 step(x)") + 1
+    expected = [("JW102", timer - 1), ("JW101", timer), ("JW101", magic)]  # the first call compiles
+    assert reviewed(tmp_path, page, "page.md") == expected
+    jitted_apart = page.replace(HEAD, HEAD.replace("step = jax.jit", "other = jax.jit"))
+    assert reviewed(tmp_path, jitted_apart, "page.md") == []  # `step` is then unknown
+
+
 def test_an_unreadable_file_is_named_and_the_others_still_reviewed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,6 +3,7 @@ each as pieces of Python source with the line they start on; and the suppression
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -144,14 +145,38 @@ def _number(magic: str, options: str) -> str:
 
 
 def _markdown(text: str) -> list[Piece]:
-    found = []
+    """A page's Python fences as one piece, each on the lines it has in the page, as they run in
+    one namespace (a MyST page's code cells do; a step defined in one fence and timed in a later
+    one is then known). A ``{code-cell}`` counts when its lexer is Python's or IPython's; its
+    option lines are left out, its magics made Python. A fence that is not Python (a console
+    session, pseudo-code) is left out, and the others are still read."""
+    lines = [""] * len(text.splitlines())
+    found = False
     for token in MarkdownIt("commonmark").parse(text):
         if token.type != "fence" or token.map is None:
             continue
         info = token.info.split()
-        if info and info[0] in FENCES and (info[0] != "{code-cell}" or "python" in info[1:]):
-            found.append(Piece(token.content, token.map[0] + 2))
-    return found
+        cell = info[:1] == ["{code-cell}"]
+        if not info or info[0] not in FENCES or (cell and info[1:2] and info[1] not in FENCES):
+            continue
+        body = token.content.splitlines()
+        if cell:
+            body = [_without_option(line, body[:i]) for i, line in enumerate(body)]
+            body = without_magics("\n".join(body)).splitlines()
+        try:
+            ast.parse("\n".join(body))
+        except (SyntaxError, ValueError):
+            continue
+        start = token.map[0] + 1  # the fence's first line of code, counted from 0
+        lines[start : start + len(body)] = body
+        found = True
+    return [Piece("\n".join(lines) + "\n", 1)] if found else []
+
+
+def _without_option(line: str, before: list[str]) -> str:
+    """A MyST code cell's option line (``:tags: [hide-input]``, at its top) as a blank line."""
+    top = all(re.match(r"^\s*:\w[\w-]*:", earlier) for earlier in before)
+    return "" if top and re.match(r"^\s*:\w[\w-]*:", line) else line
 
 
 @dataclass(frozen=True)
