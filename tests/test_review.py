@@ -411,7 +411,7 @@ def test_suppressions_by_line_and_by_file(tmp_path: Path) -> None:
     line = wrong.replace("# <-", "# jaxwaits: ignore[JW105] shown on purpose")
     assert reviewed(tmp_path, line) == []
     other_rule = wrong.replace("# <-", "# jaxwaits: ignore[JW101]")
-    assert [rule for rule, _ in reviewed(tmp_path, other_rule)] == ["JW105"]
+    assert [rule for rule, _ in reviewed(tmp_path, other_rule)] == ["JW105", "JW100"]  # unused
     assert reviewed(tmp_path, wrong.replace("# <-", "# jaxwaits: ignore")) == []
     whole = "# jaxwaits: ignore-file[JW105]\n" + wrong
     assert reviewed(tmp_path, whole) == []
@@ -578,8 +578,9 @@ def test_every_rule_documents_its_checklist_item_and_claims_and_the_page_shows_i
     assert "```{review-rules}\n```" in checklist
     items = (ROOT / "docs" / "review.md").read_text()
     for rule in RULES.values():
-        assert f"{{ref}}`{rule.anchor}`" in rule.doc, rule.code
-        assert f"({rule.anchor})=" in items, rule.code
+        if rule.anchor:  # JW100, the review's own rule, states no checklist item
+            assert f"{{ref}}`{rule.anchor}`" in rule.doc, rule.code
+            assert f"({rule.anchor})=" in items, rule.code
         for claim in rule.claims:
             assert f"{{claim}}`{claim}`" in rule.doc, (rule.code, claim)
         assert "```python\n" in rule.doc and "\nRight: " in rule.doc, rule.code
@@ -608,21 +609,31 @@ def test_each_rules_documented_example_makes_its_mistake(code: str) -> None:
     fences = re.findall(r"```python\n(.*?)```", rule.doc, re.S)
     assert fences, code
     for fence in fences:
-        source = EXAMPLE_HEAD + re.sub(r"\s*# jaxwaits: ignore\[\w+\].*", "", fence)
+        source = EXAMPLE_HEAD + re.sub(rf"\s*# jaxwaits: ignore\[{code}\].*", "", fence)
         marked = [
             number
             for number, line in enumerate(source.splitlines(), start=1)
-            if re.search(rf"# ({code}\b|the mistake|compiles here)", line)
+            if re.search(rf"# ({code}\b|compiles here)|#.*\bthe mistake", line)
         ]
         found = {(f.rule, f.line) for f in registry.check(ast.parse(source), source)}
         assert marked and {(code, line) for line in marked} <= found, (fence, found)
 
 
+# Suppressions in the project that silence nothing, each with why it stays.
+KNOWN_UNUSED = {
+    # The line's own comment says "dispatch", which already keeps JW101 silent; the snippet is
+    # left as it is, since any edit changes its fingerprint and every release's verdict on it.
+    "snippets/compile_before_polling.py:17:44 JW100",
+}
+
+
 def test_the_project_reviews_clean() -> None:
-    """Every snippet and page that shows a mistake on purpose says so in a suppression."""
+    """Every snippet and page that shows a mistake on purpose says so in a suppression, and
+    every suppression silences something, but for the known ones."""
     done = review.review([ROOT / "snippets", ROOT / "docs"], set(RULES))
     assert done.files > 50 and not done.unreadable
-    assert [formats.where(f, ROOT) for f in done.findings] == []
+    said = {f"{formats.where(f, ROOT)} {f.finding.rule}" for f in done.findings}
+    assert said == KNOWN_UNUSED
 
 
 # Findings on the corpus that its labels do not confirm, each with the reason: a new one fails the

@@ -1,7 +1,8 @@
 """``jaxwaits review``: reads harness code (never imports or runs it) and reports the mistakes of
 the site's review checklist, each linked to its checklist item and the claims that prove it.
 
-- :mod:`~jaxwaits.review.sources`: files, notebooks and Markdown fences as Python; suppressions.
+- :mod:`~jaxwaits.review.sources`: files, notebooks and Markdown fences as Python.
+- :mod:`~jaxwaits.review.suppressions`: the comments that silence rules.
 - :mod:`~jaxwaits.review.facts`: what one module defines and does, as the rules see it.
 - :mod:`~jaxwaits.review.regions`: its timed regions, and what each does.
 - :mod:`~jaxwaits.review.rules`: the rules, one module each (code, anchor, claims, documentation
@@ -99,10 +100,7 @@ def review_file(path: Path, rules: set[str]) -> list[Located]:
             continue  # a fence or cell that is not Python (a console session, pseudo-code)
         if not registry.worth_checking(piece.source):
             continue
-        silenced = sources.suppressed(piece.source)
         for finding in registry.check(tree, piece.source, rules):
-            if silenced.silence(finding.rule, finding.line):
-                continue
             if piece.cells:
                 cell, line = piece.cell_of(finding.line)
                 found.append(Located(path, replace(finding, line=line), cell=cell))

@@ -33,6 +33,10 @@ def site() -> str:
 
 
 def checklist_url(rule: Rule) -> str:
+    """The checklist item that states the rule; for a rule of the review's own (JW100), its
+    section of the review-tool page."""
+    if not rule.anchor:
+        return f"{site()}review-tool.html#rule-{rule.code.lower()}"
     return f"{site()}review.html#{rule.anchor}"
 
 

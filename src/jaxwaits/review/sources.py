@@ -1,5 +1,5 @@
 """The code a review reads: Python files, notebooks' code cells and Markdown/MyST Python fences,
-each as pieces of Python source with the line they start on; and the suppressions in them."""
+each as pieces of Python source with the line they start on."""
 
 from __future__ import annotations
 
@@ -15,15 +15,11 @@ from markdown_it import MarkdownIt
 
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.review.facts import CELL_TIMER
-from jaxwaits.review.rules import RULES
 
 SUFFIXES = {".py", ".ipynb", ".md"}
 FENCES = {"python", "py", "python3", "ipython", "ipython3", "{code-cell}"}
 LARGEST = 10_000_000  # bytes: a file past it (generated code) is named, not read: 16 s a MB
 SKIPPED_FOLDERS = {".git", ".nox", ".venv", "venv", "node_modules", "__pycache__", "_build"}
-# `# jaxwaits: ignore[JW101, JW104] why`, `# jaxwaits: ignore` (every rule), and the same with
-# `ignore-file` for the whole file.
-SUPPRESSION = re.compile(r"#\s*jaxwaits:\s*(ignore-file|ignore)\b(?:\[([A-Za-z0-9_,\s]*)\])?")
 # `%timeit -n10 -r 3 f(x)`: indent, magic, options, the timed expression
 LINE_MAGIC = re.compile(r"^(\s*)%(timeit|time)((?:\s+-\w\s*\d*)*)\s+(.*)$")
 CELL_MAGIC = re.compile(r"^\s*%%(timeit|time)\b((?:\s+-\w\s*\d*)*)\s*$")
@@ -177,40 +173,3 @@ def _without_option(line: str, before: list[str]) -> str:
     """A MyST code cell's option line (``:tags: [hide-input]``, at its top) as a blank line."""
     top = all(re.match(r"^\s*:\w[\w-]*:", earlier) for earlier in before)
     return "" if top and re.match(r"^\s*:\w[\w-]*:", line) else line
-
-
-@dataclass(frozen=True)
-class Suppressions:
-    """The rules a piece's comments silence, by line and in the whole piece (None: every
-    rule)."""
-
-    by_line: dict[int, set[str] | None]
-    whole: set[str] | None
-
-    def silence(self, code: str, line: int) -> bool:
-        for silenced in (self.whole, self.by_line.get(line, set())):
-            if silenced is None or code in silenced:
-                return True
-        return False
-
-
-def suppressed(source: str) -> Suppressions:
-    """The suppression comments in a piece of source."""
-    by_line: dict[int, set[str] | None] = {}
-    whole: set[str] | None = set()
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = SUPPRESSION.search(line)
-        if not match:
-            continue
-        codes = _codes(match[2])
-        if match[1] == "ignore-file":
-            whole = None if codes is None or whole is None else whole | codes
-        else:
-            by_line[number] = codes
-    return Suppressions(by_line, whole)
-
-
-def _codes(text: str | None) -> set[str] | None:
-    if text is None:
-        return None
-    return {c.strip().upper() for c in text.split(",") if c.strip().upper() in RULES}

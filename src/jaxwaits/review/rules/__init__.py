@@ -16,18 +16,22 @@ import importlib
 import pkgutil
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jaxwaits.review.facts import Finding, Module
 from jaxwaits.review.regions import Region, regions
+from jaxwaits.review.suppressions import Comment, comments
 
 
 @dataclass(frozen=True)
 class Source:
-    """What every rule is given: the facts of one module, and its timed regions."""
+    """What every rule is given: the facts of one module, its timed regions and its
+    suppression comments; a rule that runs after the others is also given what they found."""
 
     facts: Module
     regions: list[Region]
+    comments: list[Comment]
+    found: tuple[Finding, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -36,12 +40,13 @@ class Rule:
 
     code: str  # JW101 …: what findings, suppressions and configuration name it by
     name: str
-    anchor: str  # the checklist item on review.html that states the rule
+    anchor: str  # the checklist item on review.html that states the rule ('': none)
     claims: tuple[str, ...]
     summary: str
     words: tuple[str, ...]  # a source without any of them cannot hold the mistake
     doc: str  # MyST: what it finds and why it is wrong, an example, what to write instead
     check: Callable[[Source], Iterator[Finding]] = field(compare=False, repr=False)
+    after_others: bool = False  # it judges what the other rules found (JW100)
 
 
 MODULE = re.compile(r"jw\d{3}_[a-z_]+")
@@ -63,6 +68,7 @@ def _found() -> dict[str, Rule]:
             tuple(module.WORDS),
             (module.__doc__ or "").strip(),
             module.check,
+            getattr(module, "AFTER_OTHERS", False),
         )
         expected = f"{rule.code.lower()}_{rule.name.replace('-', '_')}"
         if info.name != expected:
@@ -93,10 +99,19 @@ def worth_checking(source: str) -> bool:
 
 
 def check(tree: ast.Module, source: str = "", codes: set[str] | None = None) -> list[Finding]:
-    """Every finding of the rules ``codes`` (all, by default) in one module (its source, for
-    the comments a rule reads), in the order of the lines."""
+    """Every finding of the rules ``codes`` (all, by default) in one module that its
+    suppression comments do not silence, in the order of the lines. Every rule runs, whatever
+    is chosen: a suppression is judged by what all of them find."""
     facts = Module(tree, source)
-    given = Source(facts, regions(facts))
-    chosen = [rule for code, rule in RULES.items() if codes is None or code in codes]
-    found = {finding for rule in chosen for finding in rule.check(given)}
-    return sorted(found, key=lambda f: (f.line, f.col, f.rule))
+    given = Source(facts, regions(facts), comments(source, set(RULES)))
+    first = [rule for rule in RULES.values() if not rule.after_others]
+    found = {finding for rule in first for finding in rule.check(given)}
+    after = replace(given, found=tuple(found))
+    found |= {f for rule in RULES.values() if rule.after_others for f in rule.check(after)}
+    kept = [
+        finding
+        for finding in found
+        if (codes is None or finding.rule in codes)
+        and not any(comment.silences(finding) for comment in given.comments)
+    ]
+    return sorted(kept, key=lambda f: (f.line, f.col, f.rule))
