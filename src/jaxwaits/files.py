@@ -78,3 +78,15 @@ def inside(folder: Path, name: str) -> Path:
     ):
         raise JaxwaitsError(f"refusing to write {name!r}: not a file name inside {folder}")
     return path
+
+
+def write_folder(folder: Path, wanted: dict[str, str], pattern: str = "*.md") -> None:
+    """Make ``folder`` hold exactly the files ``wanted`` (name -> text) among those matching
+    ``pattern``: each written only when its text changed, the others matching removed."""
+    folder.mkdir(exist_ok=True)
+    for stale in {p.name for p in folder.glob(pattern)} - set(wanted):
+        remove(folder / stale)
+    for name, text in wanted.items():
+        path = inside(folder, name)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            write_atomic(path, text)

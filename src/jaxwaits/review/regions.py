@@ -40,6 +40,15 @@ class Region:
     timed: Timed
 
 
+def judged(region: Region, facts: Module) -> bool:
+    """Whether a region's waits can be judged: it timed JAX work, handed none of it to code
+    the review cannot see, and does not say that it times the dispatch (JW101, JW103)."""
+    timed = region.timed
+    if not timed.calls or timed.maybe or timed.unseen:
+        return False
+    return not facts.meant(region.start, region.end, DISPATCH)
+
+
 def regions(module: Module) -> list[Region]:
     """Every timed region of the module: timer readings, ``timeit`` calls, ``%%timeit`` cells."""
     if not module.times:

@@ -28,7 +28,7 @@ from jaxwaits.chain.marks import MARKS, standing_id, verdict_id
 from jaxwaits.chain.standing import ClaimStanding, standing
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
-from jaxwaits.files import inside, remove, write_atomic
+from jaxwaits.files import inside, write_atomic, write_folder
 from jaxwaits.sphinxext import ledger_table, terms
 from jaxwaits.sphinxext.state import Citation, Context, inputs, site
 
@@ -456,18 +456,11 @@ def _write_pages(app: Sphinx) -> None:
     """Write ``claim/<id>.md`` for every claim the registry finds (unchanged files stay put),
     and warn about every broken link in the chain and every file nothing uses."""
     found = inputs(app)
-    folder = Path(app.srcdir) / PAGES
-    folder.mkdir(exist_ok=True)
     wanted = {
         f"{claim.id}.md": _page_source(claim, found.project.snippets)
         for claim in found.registry.claims.values()
     }
-    for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
-        remove(folder / stale)
-    for name, text in wanted.items():
-        path = inside(folder, name)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            write_atomic(path, text)
+    write_folder(Path(app.srcdir) / PAGES, wanted)
     for problem in problems.links(found.facts):
         logger.warning(
             problem.message, location=problem.where or None, type="jaxwaits", subtype=problem.kind

@@ -21,7 +21,7 @@ from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import MARKS, MEANING, PIECE_MARKS, verdict_id
 from jaxwaits.chain.verdicts import Verdict
 from jaxwaits.evidence.outcomes import Outcome
-from jaxwaits.files import inside, remove, write_atomic
+from jaxwaits.files import write_folder
 from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.sphinxext import terms
@@ -124,19 +124,12 @@ class ReleaseDirective(SphinxDirective):
 def _write_pages(app: Sphinx) -> None:
     """Write ``release/<first release>.md`` for every column (unchanged files stay put)."""
     found = inputs(app)
-    folder = Path(app.srcdir) / RELEASES
-    folder.mkdir(exist_ok=True)
     matrix = (Path(app.srcdir) / f"{MATRIX}.md").is_file()
     wanted = {
         f"{group.releases[0]}.md": _page_source(group, matrix)
         for group in (groups(found) if found.ledger else [])
     }
-    for stale in set(p.name for p in folder.glob("*.md")) - set(wanted):
-        remove(folder / stale)
-    for name, text in wanted.items():
-        path = inside(folder, name)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            write_atomic(path, text)
+    write_folder(Path(app.srcdir) / RELEASES, wanted)
 
 
 def _page_source(group: Group, matrix: bool) -> str:

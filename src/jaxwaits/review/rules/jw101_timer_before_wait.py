@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from jaxwaits.review.facts import Finding, finding
-from jaxwaits.review.regions import DISPATCH, TIMED_WORDS
+from jaxwaits.review.regions import TIMED_WORDS, judged
 from jaxwaits.review.rules import Source
 
 CODE = "JW101"
@@ -30,10 +30,7 @@ WORDS = TIMED_WORDS
 
 def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
-        timed = region.timed
-        if not timed.calls or timed.maybe or timed.unseen:
-            continue
-        if source.facts.meant(region.start, region.end, DISPATCH) or timed.waited:
+        if not judged(region, source.facts) or region.timed.waited:
             continue
         yield finding(
             CODE,

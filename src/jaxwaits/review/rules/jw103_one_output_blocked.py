@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from jaxwaits.review.facts import Finding, finding
-from jaxwaits.review.regions import DISPATCH, TIMED_WORDS
+from jaxwaits.review.regions import TIMED_WORDS, judged
 from jaxwaits.review.rules import Source
 
 CODE = "JW103"
@@ -33,9 +33,7 @@ WORDS = TIMED_WORDS
 def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
         timed = region.timed
-        if not timed.calls or timed.maybe or timed.unseen or not timed.waited:
-            continue
-        if source.facts.meant(region.start, region.end, DISPATCH):
+        if not judged(region, source.facts) or not timed.waited:
             continue
         unwaited = sorted({timed.made[p] for p in timed.made.keys() - timed.waited - timed.fed})
         if unwaited:
