@@ -253,6 +253,18 @@ def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
 
 # Harnesses as they are written: each marked line (`# <-`) must be found, nothing else.
 SHAPES = {
+    "a reading of the timer, then work left out of the total, then the timer started again": """
+evaluate = jax.jit(lambda a: a + 1)
+step(x).block_until_ready()
+total = 0.0
+st = time.perf_counter()
+for _ in range(3):
+    step(x).block_until_ready()
+    et = time.perf_counter()  # evaluation is left out of the total
+    total += et - st
+    evaluate(x)
+    st = time.perf_counter()
+""",
     "a slice and a min() elsewhere in the file, not over the timings": """
 rows = x.shape[1:]
 smallest = min([3, 1, 2])

@@ -59,9 +59,22 @@ def regions(module: Module) -> list[Region]:
             found += _timeit(module, node)
         elif isinstance(node, ast.With):
             found += _timed_cell(module, node)
+    readings = _readings(module)
     for body in module.bodies():
-        found += _timer_readings(module, body)
+        found += _timer_readings(module, body, readings)
     return found
+
+
+def _readings(module: Module) -> set[str]:
+    """Names bound to a timer's value that only ever stand first in a subtraction: readings,
+    not starts (``et = time.time()`` in ``tt += et - st``)."""
+    first: set[str] = set()
+    second: set[str] = set()
+    for node in module.nodes:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+            first |= names_read(node.left)
+            second |= names_read(node.right)
+    return first - second
 
 
 def _read(
@@ -110,8 +123,9 @@ def _timed_cell(module: Module, node: ast.With) -> list[Region]:
     return found
 
 
-def _timer_readings(module: Module, body: list[ast.stmt]) -> list[Region]:
-    """``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in one statement list."""
+def _timer_readings(module: Module, body: list[ast.stmt], readings: set[str]) -> list[Region]:
+    """``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in one statement list (a
+    name in ``readings`` is the end of a region, never the start of one)."""
     found = []
     host = set(module.numpy_modules)  # what the statements so far made on the host
     for i, statement in enumerate(body):
@@ -120,6 +134,9 @@ def _timer_readings(module: Module, body: list[ast.stmt]) -> list[Region]:
         value = getattr(statement, "value", None)
         if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and is_timer(value)):
             continue
+        targets = getattr(statement, "targets", [getattr(statement, "target", None)])
+        if {n for t in targets for n in bound_names(t)} <= readings:
+            continue  # et = time.time(), then tt += et - st: it ends a region
         until = _until_timer(body, i + 1)
         if until and restarts_timer(statement, until[1]):
             continue  # t0 = time(); ...; t0 = time(): started again, not read
