@@ -253,6 +253,11 @@ def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
 
 # Harnesses as they are written: each marked line (`# <-`) must be found, nothing else.
 SHAPES = {
+    "timeit handed a NumPy array made before it": """
+batch = np.ones((10, 10))
+step(batch).block_until_ready()
+runtime = timeit.timeit(lambda: step(batch).block_until_ready(), number=10)  # <- JW107
+""",
     "a reading of the timer, then work left out of the total, then the timer started again": """
 evaluate = jax.jit(lambda a: a + 1)
 step(x).block_until_ready()

@@ -107,7 +107,7 @@ def _timeit(module: Module, call: ast.Call) -> list[Region]:
     else:
         return []
     counted = any(k.arg == "number" for k in call.keywords)
-    host = set(module.numpy_modules)
+    host = _host_before(module, call.lineno)
     return [_read(module, host, body, call, call.lineno, fixed_count=counted)]
 
 
@@ -118,9 +118,19 @@ def _timed_cell(module: Module, node: ast.With) -> list[Region]:
         cell = item.context_expr
         if isinstance(cell, ast.Call) and callee_name(cell.func) == CELL_TIMER:
             counted = any(k.arg == "number" for k in cell.keywords)
-            host = set(module.numpy_modules)
+            host = _host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno, fixed_count=counted))
     return found
+
+
+def _host_before(module: Module, line: int) -> set[str]:
+    """NumPy's modules, and the names bound before ``line`` to what they made (what a
+    ``timeit`` call or a ``%%timeit`` cell is handed from the host)."""
+    host = set(module.numpy_modules)
+    earlier = [n for n in module.nodes if isinstance(n, ast.Assign) and n.lineno < line]
+    for statement in sorted(earlier, key=lambda n: n.lineno):
+        module.host_made(statement, host)
+    return host
 
 
 def _timer_readings(module: Module, body: list[ast.stmt], readings: set[str]) -> list[Region]:
