@@ -253,6 +253,17 @@ def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
 
 # Harnesses as they are written: each marked line (`# <-`) must be found, nothing else.
 SHAPES = {
+    "pytest-benchmark handed a jitted step": """
+def test_step(benchmark):
+    benchmark(step, x)  # <- JW101
+    benchmark.pedantic(step, args=(x,), rounds=10)  # <- JW101
+    benchmark(lambda: step(x).block_until_ready())
+""",
+    "timeit of a statement written as a string": """
+step(x).block_until_ready()
+timeit.timeit("step(x)", globals=globals(), number=10)  # <- JW101
+timeit.timeit("step(x).block_until_ready()", globals=globals(), number=10)
+""",
     "timeit handed a NumPy array made before it": """
 batch = np.ones((10, 10))
 step(batch).block_until_ready()

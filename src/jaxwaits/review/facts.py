@@ -108,6 +108,14 @@ def may_sync(called: str) -> bool:
     return called in DEVICE_WAITS or ("sync" in lowered and "async" not in lowered)
 
 
+def is_benchmark(call: ast.Call) -> bool:
+    """pytest-benchmark's fixture, called: ``benchmark(f, x)``, ``benchmark.pedantic(f, ...)``."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "pedantic":
+        func = func.value
+    return isinstance(func, ast.Name) and func.id == "benchmark" and bool(call.args)
+
+
 def callee_key(node: ast.AST) -> str:
     """How a callee is known: ``step`` or ``self.step``."""
     return node.id if isinstance(node, ast.Name) else dotted_name(node)
@@ -279,7 +287,8 @@ class Module:
                 if called in APPENDING and isinstance(node.func, ast.Attribute):
                     read = set().union(*(names_read(a) for a in node.args))
                     self.flows.append((bound_names(node.func.value), read))  # times.append(dt)
-                self.times = self.times or is_timer(node) or self.is_timeit(node)
+                timing = is_timer(node) or self.is_timeit(node) or is_benchmark(node)
+                self.times = self.times or timing
                 self.barrier = self.barrier or called == "effects_barrier"
                 if called in CALLBACKS and node.args:
                     self.callbacks.append(node.args[0])

@@ -19,6 +19,7 @@ from jaxwaits.review.facts import (
     callee_name,
     dotted_name,
     first_timer,
+    is_benchmark,
     is_timer,
     may_sync,
     names_read,
@@ -93,22 +94,50 @@ def _read(
 
 
 def _timeit(module: Module, call: ast.Call) -> list[Region]:
-    """``timeit.timeit(lambda: f(x))``: what the lambda, the function or the jitted callee runs."""
-    if not (module.is_timeit(call) and call.args):
-        return []
-    timed = call.args[0]
-    if isinstance(timed, ast.Lambda):
-        body: list[ast.stmt] = [ast.Expr(timed.body, lineno=call.lineno, col_offset=0)]
-    elif isinstance(timed, ast.Name) and len(module.functions.get(timed.id, [])) == 1:
-        body = module.functions[timed.id][0].body
-    elif callee_key(timed) in module.jitted | module.compiled | module.jax_functions:
-        called = ast.Call(timed, [], [], lineno=call.lineno, col_offset=call.col_offset)
-        body = [ast.Expr(called, lineno=call.lineno, col_offset=call.col_offset)]
+    """What ``timeit.timeit`` or ``repeat`` runs: a lambda, a function of the module, a jitted
+    callee, or a statement written as a string (its ``setup`` is not timed); and what
+    pytest-benchmark's ``benchmark(f, *args)`` and ``benchmark.pedantic(f, args=...)`` run.
+    Only ``timeit``'s ``number=`` counts the runs: without it a calibration round, and
+    pytest-benchmark's rounds (it reports the fastest), take the compiling call."""
+    if is_benchmark(call):
+        pedantic = isinstance(call.func, ast.Attribute)
+        args = list(call.args[1:])
+        for keyword in call.keywords if pedantic else []:
+            if keyword.arg == "args" and isinstance(keyword.value, (ast.Tuple, ast.List)):
+                args += keyword.value.elts
+        body = _runs(module, call, call.args[0], args)
+        counted = False
+    elif module.is_timeit(call) and call.args:
+        body = _runs(module, call, call.args[0], [])
+        counted = any(k.arg == "number" for k in call.keywords)
     else:
         return []
-    counted = any(k.arg == "number" for k in call.keywords)
+    if not body:
+        return []
     host = _host_before(module, call.lineno)
     return [_read(module, host, body, call, call.lineno, fixed_count=counted)]
+
+
+def _runs(module: Module, call: ast.Call, timed: ast.AST, args: list[ast.expr]) -> list[ast.stmt]:
+    """The statements a timed callable runs, placed on the timing call's line."""
+    where = {"lineno": call.lineno, "col_offset": call.col_offset}
+    if isinstance(timed, ast.Lambda):
+        return [ast.Expr(timed.body, **where)]
+    if isinstance(timed, ast.Constant) and isinstance(timed.value, str):
+        try:
+            parsed = ast.parse(timed.value).body
+        except SyntaxError:
+            return []
+        for node in (n for statement in parsed for n in ast.walk(statement)):
+            if "lineno" in node._attributes:
+                node.lineno, node.end_lineno = call.lineno, call.lineno  # type: ignore[attr-defined]
+                node.col_offset = call.col_offset  # type: ignore[attr-defined]
+        return parsed
+    if isinstance(timed, ast.Name) and len(module.functions.get(timed.id, [])) == 1 and not args:
+        return module.functions[timed.id][0].body
+    if callee_key(timed) in module.jitted | module.compiled | module.jax_functions:
+        return [ast.Expr(ast.Call(timed, args, [], **where), **where)]
+    return []
 
 
 def _timed_cell(module: Module, node: ast.With) -> list[Region]:
@@ -343,5 +372,5 @@ WARM_UP = ("compil", "warm")
 # The words a timed region cannot be written without (a source with none of them has none).
 TIMED_WORDS = (
     "timeit", "time()", "time.time", "perf_counter", "monotonic", "process_time", "time_ns",
-    "default_timer", "datetime", CELL_TIMER,
+    "default_timer", "datetime", "benchmark", CELL_TIMER,
 )  # fmt: skip
