@@ -253,6 +253,15 @@ def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
 
 # Harnesses as they are written: each marked line (`# <-`) must be found, nothing else.
 SHAPES = {
+    "two first calls of one jitted step with the same shapes": """
+t0 = time.perf_counter()
+a, b = step(x), step(x + 1)  # <- JW102
+jax.block_until_ready((a, b))
+elapsed = time.perf_counter() - t0
+""",
+    "a block handed what jax.vmap returns": """
+jax.block_until_ready(jax.vmap(step))  # <- JW105
+""",
     "pytest-benchmark handed a jitted step": """
 def test_step(benchmark):
     benchmark(step, x)  # <- JW101

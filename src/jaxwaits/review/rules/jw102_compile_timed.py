@@ -51,9 +51,11 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if facts.meant(region.start, region.end, WARM_UP):
             continue
+        said: set[str] = set()  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
             compiled = _compiles(facts, call, region.start)
-            if compiled:
+            if compiled and compiled not in said:
+                said.add(compiled)
                 yield finding(
                     CODE,
                     call,

@@ -15,7 +15,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from jaxwaits.review.facts import Finding, Module, dotted_parts, finding
+from jaxwaits.review.facts import (
+    TRACING,
+    Finding,
+    Module,
+    callee_name,
+    dotted_parts,
+    finding,
+    wrapper_name,
+)
 from jaxwaits.review.rules import Source
 
 CODE = "JW105"
@@ -54,6 +62,8 @@ def _not_an_array(facts: Module, node: ast.AST) -> str:
     if isinstance(node, ast.Name) and node.id in plain:
         return f"the function {node.id!r} itself (not its result)"
     if isinstance(node, ast.Call):
+        if wrapper_name(node.func) in TRACING:  # jax.jit(f), jax.vmap(f): a function
+            return f"what {callee_name(node.func)}() returns, a function (not its result)"
         chain = dotted_parts(node.func)
         if chain and chain[0] in facts.numpy_modules:
             return "a NumPy result"
