@@ -253,6 +253,23 @@ def test_timeit_of_a_call_not_waited_on(tmp_path: Path) -> None:
 
 # Harnesses as they are written: each marked line (`# <-`) must be found, nothing else.
 SHAPES = {
+    "google_benchmark's timed loop": """
+import google_benchmark
+
+
+@google_benchmark.register
+def bench(state):
+    step(x).block_until_ready()
+    while state:  # <- JW101
+        step(x)
+
+
+@google_benchmark.register
+def bench_blocked(state):
+    step(x).block_until_ready()
+    while state:
+        step(x).block_until_ready()
+""",
     "two first calls of one jitted step with the same shapes": """
 t0 = time.perf_counter()
 a, b = step(x), step(x + 1)  # <- JW102

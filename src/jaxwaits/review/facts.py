@@ -221,6 +221,7 @@ class Module:
         self.jax_modules = set(JAX_MODULES)
         self.numpy_modules = set(NUMPY_MODULES)
         self.jax_names: dict[str, str] = {}  # names imported from jax: bound -> jax's name
+        self.imported: set[str] = set()  # every module the module imports, by its full name
         self.from_timeit = {"timeit"}  # names imported from timeit (`%timeit` becomes timeit)
         self.traced: set[str] = set()  # functions whose body is traced
         self.jitted: set[str] = set()  # names bound to jitted functions
@@ -292,6 +293,8 @@ class Module:
                 self.barrier = self.barrier or called == "effects_barrier"
                 if called in CALLBACKS and node.args:
                     self.callbacks.append(node.args[0])
+            elif isinstance(node, ast.While) and isinstance(node.test, ast.Name):
+                self.times = self.times or node.test.id == "state"  # google_benchmark
             elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
                 lower = node.slice.lower
                 if (isinstance(lower, ast.Constant) and lower.value == 1) or (
@@ -354,6 +357,10 @@ class Module:
             self.donating[target.id] = (positions, names)
 
     def _imported(self, node: ast.Import | ast.ImportFrom) -> None:
+        self.imported |= {a.name for a in node.names} if isinstance(node, ast.Import) else set()
+        self.imported |= (
+            {node.module} if isinstance(node, ast.ImportFrom) and node.module else set()
+        )
         if isinstance(node, ast.Import):
             for alias in node.names:
                 bound = alias.asname or alias.name.split(".")[0]
@@ -511,6 +518,11 @@ class Module:
                 and node.name in self.traced
             ):
                 yield node
+
+    def is_benchmark_loop(self, node: ast.While) -> bool:
+        """google_benchmark's timed loop, ``while state:``, in a module that imports it."""
+        named = isinstance(node.test, ast.Name) and node.test.id == "state"
+        return named and "google_benchmark" in self.imported
 
     def is_timeit(self, call: ast.Call) -> bool:
         """``timeit.timeit``, ``timeit.repeat``, or either imported from ``timeit``."""

@@ -60,6 +60,11 @@ def regions(module: Module) -> list[Region]:
             found += _timeit(module, node)
         elif isinstance(node, ast.With):
             found += _timed_cell(module, node)
+        elif isinstance(node, ast.While) and module.is_benchmark_loop(node):
+            # google_benchmark times each round of `while state:`; it reports a mean over
+            # rounds it chooses, like timeit's calibration, so the runs are not counted
+            host = _host_before(module, node.lineno)
+            found.append(_read(module, host, node.body, node, node.lineno, fixed_count=False))
     readings = _readings(module)
     for body in module.bodies():
         found += _timer_readings(module, body, readings)
@@ -372,5 +377,5 @@ WARM_UP = ("compil", "warm")
 # The words a timed region cannot be written without (a source with none of them has none).
 TIMED_WORDS = (
     "timeit", "time()", "time.time", "perf_counter", "monotonic", "process_time", "time_ns",
-    "default_timer", "datetime", "benchmark", CELL_TIMER,
+    "default_timer", "datetime", "benchmark", "while state", CELL_TIMER,
 )  # fmt: skip
