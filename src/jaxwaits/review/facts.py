@@ -9,6 +9,7 @@ handed such a function), and a call of code they cannot see is one that might wa
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -510,14 +511,20 @@ class Module:
                 return bool(reached & self.kept_names)
             reached |= more
 
-    def traced_functions(self) -> Iterator[Function]:
-        """The module's functions whose body is traced (by ``jit``, ``vmap``, ``scan`` …)."""
+    def traced_calls(self, called: str) -> Iterator[tuple[Function, ast.Call]]:
+        """Each call of ``called`` (its last name) inside a module function whose body is
+        traced (by ``jit``, ``vmap``, ``scan`` …), with that function."""
         for node in self.nodes:
-            if (
-                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and node.name in self.traced
-            ):
-                yield node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if node.name in self.traced:
+                    for inner in ast.walk(node):
+                        if isinstance(inner, ast.Call) and callee_name(inner.func) == called:
+                            yield node, inner
+
+    @functools.cached_property
+    def assigned(self) -> list[ast.Assign]:
+        """The module's assignments, in the order of their lines."""
+        return sorted((n for n in self.nodes if isinstance(n, ast.Assign)), key=lambda n: n.lineno)
 
     def is_benchmark_loop(self, node: ast.While) -> bool:
         """google_benchmark's timed loop, ``while state:``, in a module that imports it."""

@@ -6,6 +6,7 @@ what ``timeit`` and a ``%%timeit`` cell time), each read statement by statement 
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -161,8 +162,7 @@ def _host_before(module: Module, line: int) -> set[str]:
     """NumPy's modules, and the names bound before ``line`` to what they made (what a
     ``timeit`` call or a ``%%timeit`` cell is handed from the host)."""
     host = set(module.numpy_modules)
-    earlier = [n for n in module.nodes if isinstance(n, ast.Assign) and n.lineno < line]
-    for statement in sorted(earlier, key=lambda n: n.lineno):
+    for statement in itertools.takewhile(lambda n: n.lineno < line, module.assigned):
         module.host_made(statement, host)
     return host
 

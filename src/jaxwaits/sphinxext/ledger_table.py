@@ -9,6 +9,7 @@ Made while the pages are read; they are read again whenever any verdict changes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,7 +116,7 @@ class ReleaseDirective(SphinxDirective):
         found = inputs(self.env.app)
         folded = groups(found) if found.ledger else []
         sections = _sections(self.env.app, self.env.docname, found, folded)
-        for group, section in zip(folded, sections, strict=True):
+        for group, section in zip(folded, sections, strict=True):  # older ones: never made
             if group.releases[0] == self.arguments[0]:
                 return [nodes.container("", *section.children[1:], ids=group.anchors)]
         return [nodes.paragraph(text=f"No column of the matrix starts at {self.arguments[0]}.")]
@@ -255,14 +256,15 @@ def _pieces_table(app: Sphinx, docname: str, found: Inputs, folded: list[Group])
     return _table(header, rows)
 
 
-def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> list[nodes.section]:
+def _sections(
+    app: Sphinx, docname: str, found: Inputs, folded: list[Group]
+) -> Iterator[nodes.section]:
     """A section per column, newest first: its releases, when they were recorded, each claim that
     does not simply hold there and why, and what printed otherwise. A reason or a difference is
     said once, in the newest section it applies to; an older section that shares it says so in a
-    line and links there."""
+    line and links there. Made newest first, so that a page can stop at its own section."""
     by_release = {v.platform.jax: v for v in found.ledger if v.platform.backend == "cpu"}
     said_in: dict[object, Group] = {}  # a claim's verdict and reason, or a difference -> where
-    out = []
     for group in folded:
         section = nodes.section(ids=group.anchors, names=[group.anchor])
         section += nodes.title("", f"jax {group.label}")
@@ -277,7 +279,7 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
         if first is None or first.not_installable:
             why = first.not_installable if first else "The ledger has no entry for it"
             section += nodes.paragraph(text=f"{why}: no claim is verified on it.")
-            out.append(section)
+            yield section
             continue
         notable = nodes.bullet_list()
         again: dict[Group, list[nodes.Node]] = {}  # a newer section -> the claims it said
@@ -315,8 +317,7 @@ def _sections(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> 
         else:
             section += nodes.paragraph(text="Every claim holds as recorded.")
         section += _differences(app, docname, first, group, said_in)
-        out.append(section)
-    return out
+        yield section
 
 
 def _recorded(by_release: dict[str, Verification], group: Group) -> nodes.paragraph:

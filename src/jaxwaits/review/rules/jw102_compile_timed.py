@@ -68,11 +68,7 @@ def _timings(facts: Module, end: ast.AST) -> set[str]:
     """The names the region's reading of its timer goes into: ``dt = time() - t0``,
     ``times.append(time() - t0)``, ``t = timeit.repeat(...)``."""
     if isinstance(end, ast.Call):  # timeit: the statement that binds its result
-        holders = [
-            n
-            for n in facts.nodes
-            if isinstance(n, ast.Assign) and any(m is end for m in ast.walk(n.value))
-        ]
+        holders = [n for n in facts.assigned if any(m is end for m in ast.walk(n.value))]
         return {name for n in holders for t in n.targets for name in bound_names(t)}
     names: set[str] = set()
     for node in ast.walk(end):

@@ -13,10 +13,9 @@ Right: block on `step(x)` where it is called.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
-from jaxwaits.review.facts import Finding, callee_name, finding
+from jaxwaits.review.facts import Finding, finding
 from jaxwaits.review.rules import Source
 
 CODE = "JW104"
@@ -28,12 +27,10 @@ WORDS = ("block_until_ready",)
 
 
 def check(source: Source) -> Iterator[Finding]:
-    for function in source.facts.traced_functions():
-        for node in ast.walk(function):
-            if isinstance(node, ast.Call) and callee_name(node.func) == "block_until_ready":
-                yield finding(
-                    CODE,
-                    node,
-                    f"block_until_ready inside {function.name!r}, which is traced: it waits for "
-                    "nothing; block on the traced function's result, outside it",
-                )
+    for function, node in source.facts.traced_calls("block_until_ready"):
+        yield finding(
+            CODE,
+            node,
+            f"block_until_ready inside {function.name!r}, which is traced: it waits for "
+            "nothing; block on the traced function's result, outside it",
+        )

@@ -16,10 +16,9 @@ it{claim}`barrier-is-per-thread`.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
-from jaxwaits.review.facts import Finding, callee_name, finding
+from jaxwaits.review.facts import Finding, finding
 from jaxwaits.review.rules import Source
 
 CODE = "JW106"
@@ -34,12 +33,10 @@ WORDS = ("effects_barrier",)
 
 
 def check(source: Source) -> Iterator[Finding]:
-    for function in source.facts.traced_functions():
-        for node in ast.walk(function):
-            if isinstance(node, ast.Call) and callee_name(node.func) == "effects_barrier":
-                yield finding(
-                    CODE,
-                    node,
-                    f"jax.effects_barrier() inside {function.name!r}, which is traced: call it "
-                    "after the traced function has been called, outside it",
-                )
+    for function, node in source.facts.traced_calls("effects_barrier"):
+        yield finding(
+            CODE,
+            node,
+            f"jax.effects_barrier() inside {function.name!r}, which is traced: call it "
+            "after the traced function has been called, outside it",
+        )
