@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jaxwaits.review.corpus import score
-from jaxwaits.review.rules import Rule
+from jaxwaits.review.rules import RULES
 
 
 def main() -> None:
@@ -15,11 +15,11 @@ def main() -> None:
     columns = ("rule", "found and labelled", "found, not labelled", "labelled, not found")
     print(f"| {' | '.join(columns)} | precision | recall |")
     print("|---|---|---|---|---|---|")
-    for rule in Rule:
-        p, r = found.precision(rule), found.recall(rule)
+    for code, rule in RULES.items():
+        p, r = found.precision(code), found.recall(code)
         print(
-            f"| {rule.value} {rule.info.name} | {found.hits[rule]} | {found.false_alarms[rule]} "
-            f"| {found.misses[rule]} | {'–' if p is None else f'{p:.2f}'} "
+            f"| {code} {rule.name} | {found.hits[code]} | {found.false_alarms[code]} "
+            f"| {found.misses[code]} | {'–' if p is None else f'{p:.2f}'} "
             f"| {'–' if r is None else f'{r:.2f}'} |"
         )
     hits, alarms = sum(found.hits.values()), sum(found.false_alarms.values())

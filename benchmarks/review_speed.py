@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from jaxwaits import review
-from jaxwaits.review.rules import Rule
+from jaxwaits.review.rules import RULES
 
 
 def fastest(repeat: int, work: object) -> float:
@@ -33,8 +33,8 @@ def main() -> None:
     files = sorted(package.rglob("*.py"))
     lines = sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files)
     parse = fastest(args.repeat, lambda: [ast.parse(f.read_text(encoding="utf-8")) for f in files])
-    one = fastest(args.repeat, lambda: review.review([package], set(Rule), jobs=1))
-    every = fastest(args.repeat, lambda: review.review([package], set(Rule)))
+    one = fastest(args.repeat, lambda: review.review([package], set(RULES), jobs=1))
+    every = fastest(args.repeat, lambda: review.review([package], set(RULES)))
     cores = os.cpu_count()
     print(f"{len(files)} files, {lines} lines in {package}")
     print(f"ast.parse alone:          {parse:.2f} s")
