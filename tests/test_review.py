@@ -20,6 +20,7 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.review import formats
 from jaxwaits.review import rules as registry
 from jaxwaits.review.corpus import score
+from jaxwaits.review.facts import Module
 from jaxwaits.review.rules import RULES
 
 HEAD = """\
@@ -429,6 +430,15 @@ for name, value in metrics.items():
     history[f"train_{name}"].append(value)
 elapsed = time.time() - t0  # <- JW101
 """,
+    "timeit handed the closure a factory returns": """
+def make_run(a):
+    def run():
+        return step(a)
+    return run
+step(x).block_until_ready()
+timeit.timeit(make_run(x), number=10)  # <- JW101
+timeit.timeit(make_run(x), number=10)  # <- JW101
+""",
     "a throughput loop bounded by time": """
 n = 0
 step(x)
@@ -669,7 +679,7 @@ def test_each_rules_documented_example_makes_its_mistake(code: str) -> None:
             for number, line in enumerate(source.splitlines(), start=1)
             if re.search(rf"# ({code}\b|compiles here)|#.*\bthe mistake", line)
         ]
-        found = {(f.rule, f.line) for f in registry.check(ast.parse(source), source)}
+        found = {(f.rule, f.line) for f in registry.check(Module(ast.parse(source), source))}
         assert marked and {(code, line) for line in marked} <= found, (fence, found)
 
 

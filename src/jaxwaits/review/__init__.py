@@ -4,6 +4,7 @@ the site's review checklist, each linked to its checklist item and the claims th
 - :mod:`~jaxwaits.review.sources`: files, notebooks and Markdown fences as Python.
 - :mod:`~jaxwaits.review.suppressions`: the comments that silence rules.
 - :mod:`~jaxwaits.review.facts`: what one module defines and does, as the rules see it.
+- :mod:`~jaxwaits.review.project`: the project's modules, found as imports name them.
 - :mod:`~jaxwaits.review.regions`: its timed regions, and what each does.
 - :mod:`~jaxwaits.review.rules`: the rules, one module each (code, anchor, claims, documentation
   and check), and the registry that finds them.
@@ -24,6 +25,8 @@ from pathlib import Path
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.review import rules as registry
 from jaxwaits.review import sources
+from jaxwaits.review.facts import Module
+from jaxwaits.review.project import Project
 from jaxwaits.review.results import Located, Review
 from jaxwaits.review.rules import RULES
 
@@ -46,36 +49,73 @@ def selected_rules(root: Path) -> set[str]:
 
 
 def review(paths: list[Path], rules: set[str], jobs: int | None = None) -> Review:
-    """Review every file under ``paths``, on every core when there are many; one that cannot
-    be read is named, and the others are still reviewed."""
+    """Review every file under ``paths``, on every core when there are many, as one project:
+    imports between its modules are followed. A file that cannot be read is named, and the
+    others are still reviewed."""
     done = Review()
     found = list(sources.files(paths))
     done.files = len(found)
+    roots = [path if path.is_dir() else path.parent for path in paths]
     workers = min(jobs or os.cpu_count() or 1, max(1, len(found) // 64))
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            outcomes = list(pool.map(_outcome, found, [rules] * len(found), chunksize=16))
+        with ProcessPoolExecutor(workers, initializer=_start, initargs=(roots,)) as pool:
+            outcomes = list(pool.map(_worker_outcome, found, [rules] * len(found), chunksize=16))
     else:
-        outcomes = [_outcome(path, rules) for path in found]
-    for located, problem in outcomes:
+        project = Project(roots)
+        outcomes = [_outcome(path, rules, project) for path in found]
+    handed = _handed(found, [handing for _, _, handing in outcomes])
+    if handed:  # helpers other modules hand JAX functions: reviewed again, knowing it
+        again = Project(roots, handed)
+        for i, path in enumerate(found):
+            if path.resolve() in handed:
+                outcomes[i] = _outcome(path, rules, again)
+    for located, problem, _ in outcomes:
         done.findings += located
         if problem:
             done.unreadable.append(problem)
     return done
 
 
-def _outcome(path: Path, rules: set[str]) -> tuple[list[Located], str]:
-    """One file's findings, or why it has none: whatever goes wrong in one file (it cannot be
-    read, or it breaks the checks: an expression nested past Python's recursion limit) is that
-    file's error, and the other files are still reviewed."""
+Handing = list[tuple[Path, str, set[int]]]  # (module, its function, the positions handed)
+Outcome = tuple[list[Located], str, Handing]
+_project: Project | None = None  # a worker process's
+
+
+def _start(roots: list[Path]) -> None:
+    global _project
+    _project = Project(roots)
+
+
+def _worker_outcome(path: Path, rules: set[str]) -> Outcome:
+    assert _project is not None
+    return _outcome(path, rules, _project)
+
+
+def _handed(found: list[Path], handings: list[Handing]) -> dict[Path, dict[str, set[int]]]:
+    """By reviewed module, the parameters of its functions that other modules hand JAX
+    functions."""
+    reviewed = {path.resolve() for path in found}
+    handed: dict[Path, dict[str, set[int]]] = {}
+    for target, name, positions in (one for handing in handings for one in handing):
+        if target in reviewed:
+            handed.setdefault(target, {}).setdefault(name, set()).update(positions)
+    return handed
+
+
+def _outcome(path: Path, rules: set[str], project: Project) -> Outcome:
+    """One file's findings, or why it has none, and the helpers of other modules it hands
+    JAX functions: whatever goes wrong in one file (it cannot be read, or it breaks the checks:
+    an expression nested past Python's recursion limit) is that file's error, and the other
+    files are still reviewed."""
     try:
-        return review_file(path, rules), ""
+        found, handing = review_file(path, rules, project)
+        return found, "", handing
     except JaxwaitsError as error:
-        return [], str(error)
+        return [], str(error), []
     except (RecursionError, MemoryError) as error:
-        return [], f"{path}: too deeply nested or too large to review ({type(error).__name__})"
+        return [], f"{path}: too deeply nested or too large to review ({type(error).__name__})", []
     except Exception as error:  # a fault of the checks on this file: reported, not fatal
-        return [], f"{path}: the review failed on this file ({type(error).__name__}: {error})"
+        return [], f"{path}: the review failed on this file ({type(error).__name__}: {error})", []
 
 
 def _line_of(error: Exception, source: str) -> int:
@@ -86,8 +126,14 @@ def _line_of(error: Exception, source: str) -> int:
     return line or 1
 
 
-def review_file(path: Path, rules: set[str]) -> list[Located]:
+def review_file(
+    path: Path, rules: set[str], project: Project | None = None
+) -> tuple[list[Located], Handing]:
+    """The findings in one file, and the helpers of other modules of ``project`` that it hands
+    JAX functions."""
+    project = project or Project([path.parent])
     found = []
+    handing: Handing = []
     for piece in sources.pieces(path):
         try:
             tree = ast.parse(piece.source)
@@ -100,10 +146,17 @@ def review_file(path: Path, rules: set[str]) -> list[Located]:
             continue  # a fence or cell that is not Python (a console session, pseudo-code)
         if not registry.worth_checking(piece.source):
             continue
-        for finding in registry.check(tree, piece.source, rules):
+        if path.suffix == ".py":
+            facts = project.facts(path, tree, piece.source)
+        else:
+            facts = Module(tree, piece.source, project.importer(path), path=path.resolve())
+        assert facts is not None
+        facts.know()  # what it hands other modules is known once its functions are
+        for finding in registry.check(facts, rules):
             if piece.cells:
                 cell, line = piece.cell_of(finding.line)
                 found.append(Located(path, replace(finding, line=line), cell=cell))
             else:
                 found.append(Located(path, replace(finding, line=piece.line + finding.line - 1)))
-    return found
+        handing += [(m.path, name, at) for m, name, at in facts.handing if m.path is not None]
+    return found, handing

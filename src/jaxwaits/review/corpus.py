@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxwaits.review import rules, sources
+from jaxwaits.review.facts import Module
 from jaxwaits.review.rules import RULES
 
 EXPECT = re.compile(r"#\s*expect:\s*(.+)$")
@@ -130,7 +131,7 @@ def score(folder: Path) -> Score:
         expected = labels(text)
         unlabelled = "\n".join(EXPECT.sub("", line) for line in module.splitlines())
         matched = set()  # a label anywhere in the statement or call found matches it
-        for finding in rules.check(tree, unlabelled):
+        for finding in rules.check(Module(tree, unlabelled)):
             span = range(finding.line, max(finding.line, finding.end_line) + 1)
             hit = {(finding.rule, line) for line in span} & expected
             if hit:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 # Wrappers whose function argument (or decorated function) is traced, not run.
 TRACING = {
@@ -35,6 +36,8 @@ NOT_WORK = {
     "multihost_utils", "dtypes", "errors", "devices", "local_devices", "device_count",
     "local_device_count", "process_index", "process_count", "default_backend", "device_get",
     "effects_barrier", "clear_caches", "ShapeDtypeStruct", "NamedSharding", "PartitionSpec",
+    "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_map", "host_id",
+    "host_count",
 }  # fmt: skip
 # Calls that wait for a JAX array's values (they read them, or wait for them).
 WAITING_METHODS = {"block_until_ready", "item", "tolist", "__array__"}
@@ -69,6 +72,11 @@ class Finding:
 
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
+# What a module of the project shares with one that imports it: the names of each of these kinds.
+SHARED = (
+    "jitted", "compiled", "pure", "blocking", "jax_functions", "waiting_functions", "factories",
+    "timing_contexts",
+)  # fmt: skip
 
 
 def callee_name(node: ast.AST) -> str:
@@ -203,6 +211,10 @@ def spans_line(node: ast.AST, line: int) -> bool:
     return first <= line <= (getattr(node, "end_lineno", None) or first)
 
 
+# Finds the facts of the module an import names, given its dotted name and relative level.
+Imports = Callable[[str, int], "Module | None"]
+
+
 @dataclass
 class Scope:
     """A function whose parameters are handed JAX functions by the module's own calls."""
@@ -214,11 +226,33 @@ class Scope:
 
 class Module:
     """What one module defines and does, found in one walk of its syntax tree: what it
-    imports, jits, times and calls, and what its functions do. The rules ask it."""
+    imports, jits, times and calls, and what its functions do. The rules ask it.
 
-    def __init__(self, tree: ast.Module, source: str = "") -> None:
+    In a project, ``imports`` finds the facts of the module an import names (its dotted name
+    and relative level; None when it is not in the project), so that what that module jits,
+    dispatches, waits or times is known here; ``handed`` holds the parameters of this module's
+    functions that other modules hand JAX functions to; and ``handing`` is filled with the
+    functions of other modules this one hands JAX functions to."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        source: str = "",
+        imports: Imports | None = None,
+        handed: dict[str, set[int]] | None = None,
+        path: Path | None = None,
+    ) -> None:
         self.nodes = list(ast.walk(tree))  # walked once: walking is most of the cost
+        self.tree_body = tree.body
+        self.source = source
         self.lines = source.splitlines()
+        self.path = path
+        self._imports = imports
+        self._handed = handed or {}
+        self._import_nodes: list[ast.Import | ast.ImportFrom] = []
+        # names bound to functions of other modules of the project: where they are defined
+        self.imported_functions: dict[str, tuple[Module, str]] = {}
+        self.handing: list[tuple[Module, str, set[int]]] = []  # (module, function, positions)
         self.jax_modules = set(JAX_MODULES)
         self.numpy_modules = set(NUMPY_MODULES)
         self.jax_names: dict[str, str] = {}  # names imported from jax: bound -> jax's name
@@ -230,6 +264,10 @@ class Module:
         self.pure: set[str] = set()  # jitted by jax itself: they change none of their arguments
         # jitted by equinox: since 0.11.8 `filter_jit` blocks on its result before returning
         self.blocking: set[str] = set()
+        self.factories: set[str] = set()  # functions that return a jitted function
+        self.partials: dict[str, str] = {}  # write_fn = partial(write, ...): write_fn -> write
+        self.timing_contexts: set[str] = set()  # context managers that time their block
+        self.timing_methods: dict[str, set[str]] = {}  # class -> its methods that are ones
         self.functions: dict[str, list[Function]] = {}
         self.jax_functions: set[str] = set()  # module functions that dispatch and never wait
         self.waiting_functions: set[str] = set()  # module functions that wait
@@ -321,13 +359,112 @@ class Module:
                         self.pure.add(target.id)
                     elif wrapper in TRACING and isinstance(target, ast.Name):
                         self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
-        for node in self.nodes:  # bench = partial(step, x): a jitted call, once bound
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                call = node.value
-                bound = call.args[0] if callee_name(call.func) == "partial" and call.args else None
-                if bound is not None and callee_key(bound) in self.jitted:
-                    for target in node.targets:
-                        self.jitted.update(bound_names(target))
+        self._timing_contexts()
+        self._factories()
+        self._adopt_imports()
+        self.times = self.times or bool(self.timing_contexts)
+        for node in self.assigned:  # made by a factory, or a partial of a jitted function
+            call = node.value
+            if not isinstance(call, ast.Call):
+                continue
+            bound = call.args[0] if callee_name(call.func) == "partial" and call.args else None
+            if bound is not None:
+                for target in node.targets:
+                    self.partials.update(dict.fromkeys(bound_names(target), callee_key(bound)))
+            made = callee_key(call.func) in self.factories
+            if made or (bound is not None and callee_key(bound) in self.jitted):
+                for target in node.targets:
+                    self.jitted.update(bound_names(target))  # step = make_step(); partial(step, x)
+            elif callee_key(call.func) in self.timing_contexts:
+                for target in node.targets:
+                    self.timing_contexts.update(bound_names(target))  # timer = Timer()
+
+    def _factories(self) -> None:
+        """The module's functions that return a jitted function: ``return jax.jit(step)``."""
+        for name, defs in self.functions.items():
+            for node in (n for d in defs for n in ast.walk(d)):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    value = node.value
+                    made = isinstance(value, ast.Call) and wrapper_name(value.func) in JITTING
+                    if made or callee_key(value) in self.jitted:
+                        self.factories.add(name)
+
+    def _timing_contexts(self) -> None:
+        """Context managers that read a timer on entering and on leaving: a class with
+        ``__enter__`` and ``__exit__`` that both do, or a ``@contextmanager`` generator that does
+        before and after its ``yield``."""
+        for node in self.nodes:
+            if isinstance(node, ast.ClassDef):
+                methods = {m.name: m for m in node.body if isinstance(m, Function)}
+                hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
+                if all(hook is not None and first_timer(hook) for hook in hooks):
+                    self.timing_contexts.add(node.name)
+                timing = {name for name, method in methods.items() if _times_its_block(method)}
+                if timing:
+                    self.timing_methods[node.name] = timing
+            elif isinstance(node, ast.FunctionDef) and _times_its_block(node):
+                self.timing_contexts.add(node.name)
+        for node in self.assigned:  # chrono = Chrono(): chrono.log_timing(...) times a block
+            made = callee_key(node.value.func) if isinstance(node.value, ast.Call) else ""
+            for method in self.timing_methods.get(made, ()):
+                for target in node.targets:
+                    self.timing_contexts.update(f"{n}.{method}" for n in bound_names(target))
+
+    def _adopt_imports(self) -> None:
+        """What the project's modules this one imports share with it, under the names it binds
+        them to: ``from train import step`` (``step``), ``import utils as u`` (``u.timer``)."""
+        if self._imports is None:
+            return
+        for node in self._import_nodes:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if target := self._imports(alias.name, 0):
+                        self._share(target, f"{alias.asname or alias.name}.")
+                continue
+            base = node.module or ""
+            found = self._imports(base, node.level) if base else None
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                if found is not None and alias.name in found.defined:
+                    self._share(found, bound, alias.name)
+                elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
+                    self._share(inner, f"{bound}.")  # from . import utils
+
+    def _share(self, target: Module, bound: str, name: str = "") -> None:
+        """Take ``target``'s kinds of ``name`` as ``bound``, or, with no name, every name it
+        defines as ``bound`` + the name (a module bound to ``bound``, ending in a dot)."""
+        target.know()
+        names = {name: bound} if name else {n: bound + n for n in target.defined}
+
+        def mine(theirs: str) -> str:  # chrono.log_timing there is u.chrono.log_timing here
+            head, dot, rest = theirs.partition(".")
+            return names[head] + dot + rest if head in names else ""
+
+        for kind in SHARED:
+            getattr(self, kind).update(filter(None, map(mine, getattr(target, kind))))
+        for theirs, donated in target.donating.items():
+            if here := mine(theirs):
+                self.donating[here] = donated
+        for theirs, defined_there in target.imported_functions.items():  # re-exported
+            if here := mine(theirs):
+                self.imported_functions[here] = defined_there
+        for theirs in target.functions:
+            if theirs in target.defined and (here := mine(theirs)):
+                self.imported_functions[here] = (target, theirs)
+
+    @functools.cached_property
+    def defined(self) -> set[str]:
+        """The names the module binds at its top level (what another module can import)."""
+        names: set[str] = set()
+        for statement in self.tree_body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(statement.name)
+            elif isinstance(statement, ast.ImportFrom):  # re-exported by a package's __init__
+                names.update(a.asname or a.name for a in statement.names if a.name != "*")
+            elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                targets = getattr(statement, "targets", [getattr(statement, "target", None)])
+                names.update(n for t in targets for n in bound_names(t) if "." not in n)
+        return names
 
     def _donates(self, target: ast.AST, wrapper: ast.AST, definition: Function | None) -> None:
         """The arguments ``jax.jit(f, donate_argnums=...)`` donates; nnx and equinox keep the
@@ -358,6 +495,7 @@ class Module:
             self.donating[target.id] = (positions, names)
 
     def _imported(self, node: ast.Import | ast.ImportFrom) -> None:
+        self._import_nodes.append(node)
         self.imported |= {a.name for a in node.names} if isinstance(node, ast.Import) else set()
         self.imported |= (
             {node.module} if isinstance(node, ast.ImportFrom) and node.module else set()
@@ -378,9 +516,12 @@ class Module:
                 self.jax_names[bound] = alias.name
                 self.numpy_modules.discard(bound)
 
-    def _know_functions(self) -> None:
+    def know(self) -> None:
         """What the module's functions do, worked out the first time a check asks (most modules
         have no timing, and never ask)."""
+        self._know_functions()
+
+    def _know_functions(self) -> None:
         if self._known:
             return
         self._known = True
@@ -401,40 +542,61 @@ class Module:
                 calls = [n for d in defs for n in ast.walk(d) if isinstance(n, ast.Call)]
                 if any(self.is_wait(call) for call in calls):
                     self.waiting_functions.add(name)
-                elif any(self.jax_call(call) for call in calls):
+                elif any(self.jax_call(call) for call in calls) and not any(
+                    self._hands_waiting(call) for call in calls
+                ):
                     self.jax_functions.add(name)
 
+    def _hands_waiting(self, call: ast.Call) -> bool:
+        """A call handed a function of the module that waits, or a ``partial`` of one: it may
+        run it (``pool.map(write, chunks)``)."""
+        handed = (self.partials.get(n, n) for a in call.args for n in names_read(a))
+        return any(name in self.waiting_functions for name in handed)
+
     def _scopes(self) -> None:
-        """Parameters of module functions that the module hands JAX functions, by call or as
-        a decorator: ``bench(step, x)``, ``@timed``."""
-        handed: dict[str, set[int]] = {}
+        """Parameters of module functions that the module (or another, ``handed``) hands JAX
+        functions, by call or as a decorator: ``bench(step, x)``, ``@timed``; and the functions
+        of other modules of the project it hands them to (``handing``)."""
+        handed: dict[str, set[int]] = {k: set(v) for k, v in self._handed.items()}
         for node in self.nodes:
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if isinstance(node, ast.Call) and (key := callee_key(node.func)):
                 for i, argument in enumerate(node.args):
                     if self._jax_function(argument):
-                        handed.setdefault(node.func.id, set()).add(i)
+                        handed.setdefault(key, set()).add(i)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if node.name in self.jax_functions | self.jitted:
                     for decorator in node.decorator_list:
-                        if isinstance(decorator, ast.Name):
-                            handed.setdefault(decorator.id, set()).add(0)
+                        if key := callee_key(decorator):
+                            handed.setdefault(key, set()).add(0)
         for name, positions in handed.items():
-            for definition in self.functions.get(name, []):
+            if name in self.imported_functions:
+                target, theirs = self.imported_functions[name]
+                self.handing.append((target, theirs, positions))
+            method = name.removeprefix("self.")
+            shift = 1 if method != name else 0  # self._embed(state, fn): fn is the third
+            for definition in self.functions.get(method, []) if "." not in method else []:
                 params = positional_params(definition)
-                chosen = {params[i] for i in positions if i < len(params)}
+                chosen = {params[i + shift] for i in positions if i + shift < len(params)}
                 if chosen:
                     last = definition.end_lineno or definition.lineno
                     self.scopes.append(Scope(definition.lineno, last, chosen))
 
     def _jax_function(self, node: ast.AST) -> bool:
-        """A function that computes with JAX: jitted, of the module, or from jax itself."""
+        """A function that computes with JAX: jitted, of the module or the project, from jax
+        itself, a ``partial`` of one, what a factory makes, or a lambda that calls one."""
         if isinstance(node, ast.Name):
             return node.id in self.jitted | self.jax_functions
         if isinstance(node, ast.Attribute):
+            if dotted_name(node) in self.jitted | self.jax_functions:
+                return True
             chain = dotted_parts(node)
             return bool(chain) and chain[0] in self.jax_modules and not set(chain) & NOT_WORK
         if isinstance(node, ast.Call):
-            return wrapper_name(node.func) in TRACING
+            if callee_name(node.func) == "partial" and node.args:
+                return self._jax_function(node.args[0])
+            return wrapper_name(node.func) in TRACING or callee_key(node.func) in self.factories
+        if isinstance(node, ast.Lambda):
+            return self.jax_call(node.body)
         return False
 
     def from_jax(self, func: ast.AST) -> bool:
@@ -459,10 +621,10 @@ class Module:
             if name in self.functions and name not in self.waiting_functions:
                 return any(names_read(arg) & self.jax_values for arg in node.args)
             return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
-        if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x)
-            return wrapper_name(func.func) in TRACING
-        if dotted_name(func) in self.jitted | self.compiled:  # self.step = jax.jit(f)
-            return True
+        if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x), make_step()(x)
+            return wrapper_name(func.func) in TRACING or callee_key(func.func) in self.factories
+        if dotted_name(func) in self.jitted | self.compiled | self.jax_functions:
+            return True  # self.step = jax.jit(f); train.step(x), train being of the project
         if dotted_parts(func)[:1] == ["self"] and len(dotted_parts(func)) == 2:  # self.evaluate()
             return func.attr in self.jax_functions  # type: ignore[union-attr]
         if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
@@ -482,7 +644,9 @@ class Module:
             return True
         if not node.args:
             return False
-        if called in WAITING_FUNCTIONS or called in self.waiting_functions:
+        if called in WAITING_FUNCTIONS | self.waiting_functions:
+            return True
+        if callee_key(node.func) in self.waiting_functions:  # utils.sync(x), of the project
             return True
         chain = dotted_parts(node.func)
         return bool(chain) and chain[0] in self.numpy_modules  # np.mean(x) fetches x
@@ -504,12 +668,21 @@ class Module:
         them, are minimised, taken the median of, or sliced past their first runs."""
         if id(node) in self.kept_nodes:
             return True  # min(timeit.repeat(...))
-        reached = set(names)
-        while True:
-            more = {n for bound, read in self.flows if read & reached for n in bound} - reached
-            if not more:
-                return bool(reached & self.kept_names)
+        reached, todo = set(names), list(names)
+        while todo:
+            more = set(self._flows_from.get(todo.pop(), ())) - reached
             reached |= more
+            todo += more
+        return bool(reached & self.kept_names)
+
+    @functools.cached_property
+    def _flows_from(self) -> dict[str, list[str]]:
+        """By name, the names bound to values that read it."""
+        found: dict[str, list[str]] = {}
+        for bound, read in self.flows:
+            for name in read:
+                found.setdefault(name, []).extend(bound)
+        return found
 
     def traced_calls(self, called: str) -> Iterator[tuple[Function, ast.Call]]:
         """Each call of ``called`` (its last name) inside a module function whose body is
@@ -586,6 +759,16 @@ class Module:
             chain = dotted_parts(value.func) if isinstance(value, ast.Call) else []
             if chain and chain[0] in host:
                 host.update(bound_names(target))
+
+
+def _times_its_block(definition: Function) -> bool:
+    """A ``@contextmanager`` generator that reads a timer before its ``yield`` and after it."""
+    if not any(callee_name(d) == "contextmanager" for d in definition.decorator_list):
+        return False
+    yields = [n.lineno for n in ast.walk(definition) if isinstance(n, ast.Yield)]
+    timers = [n.lineno for n in ast.walk(definition) if is_timer(n)]
+    before = any(t <= min(yields) for t in timers) if yields else False
+    return before and any(t >= max(yields) for t in timers)
 
 
 def finding(code: str, node: ast.AST, message: str) -> Finding:

@@ -1,5 +1,6 @@
 """The timed regions of a module: the statements between a timer's start and its reading (or
-what ``timeit`` and a ``%%timeit`` cell time), each read statement by statement as
+what ``timeit``, a timing context manager and a ``%%timeit`` cell time), each read statement
+by statement as
 :class:`Timed` work and the waits on it. Four rules judge them (JW101, JW102, JW103, JW107).
 """
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from jaxwaits.review.facts import (
     APPENDING,
     CELL_TIMER,
+    Function,
     Module,
     Place,
     bound_names,
@@ -60,7 +62,7 @@ def regions(module: Module) -> list[Region]:
         if isinstance(node, ast.Call):
             found += _timeit(module, node)
         elif isinstance(node, ast.With):
-            found += _timed_cell(module, node)
+            found += _timed_block(module, node)
         elif isinstance(node, ast.While) and module.is_benchmark_loop(node):
             # google_benchmark times each round of `while state:`; it reports a mean over
             # rounds it chooses, like timeit's calibration, so the runs are not counted
@@ -141,17 +143,42 @@ def _runs(module: Module, call: ast.Call, timed: ast.AST, args: list[ast.expr]) 
         return parsed
     if isinstance(timed, ast.Name) and len(module.functions.get(timed.id, [])) == 1 and not args:
         return module.functions[timed.id][0].body
+    if isinstance(timed, ast.Call) and (made := _made_by(module, timed)) is not None:
+        return _runs(module, call, made, args)  # timeit(make_run(x)): what make_run returns
     if callee_key(timed) in module.jitted | module.compiled | module.jax_functions:
         return [ast.Expr(ast.Call(timed, args, [], **where), **where)]
     return []
 
 
-def _timed_cell(module: Module, node: ast.With) -> list[Region]:
-    """A ``%%timeit`` cell, as sources makes it: ``with jaxwaits_timed_cell(number=10):``."""
+def _made_by(module: Module, call: ast.Call) -> ast.Lambda | ast.Name | None:
+    """What a function of the module returns, when it is one lambda or one function it defines:
+    ``def make(): def run(): ...; return run``."""
+    defs = module.functions.get(callee_key(call.func), [])
+    if len(defs) != 1:
+        return None
+    inner = [s for s in defs[0].body if isinstance(s, Function)]
+    returns = [s for s in defs[0].body if isinstance(s, ast.Return)]
+    value = returns[-1].value if returns else None
+    if isinstance(value, ast.Lambda):
+        return value
+    named = [d for d in inner if isinstance(value, ast.Name) and d.name == value.id]
+    if named and len(module.functions.get(named[0].name, [])) == 1:
+        return value  # its body is found by name, as the module's own function
+    return None
+
+
+def _timed_block(module: Module, node: ast.With) -> list[Region]:
+    """The block of a ``with`` that times it: a context manager of the module or the project
+    that reads a timer on entering and on leaving (``with timer:``, ``with Timer("step"):``),
+    or a ``%%timeit`` cell, as sources makes it: ``with jaxwaits_timed_cell(number=10):``."""
     found = []
     for item in node.items:
         cell = item.context_expr
-        if isinstance(cell, ast.Call) and callee_name(cell.func) == CELL_TIMER:
+        called = cell.func if isinstance(cell, ast.Call) else cell
+        if callee_key(called) in module.timing_contexts:
+            host = _host_before(module, node.lineno)
+            found.append(_read(module, host, node.body, node, node.lineno))
+        elif isinstance(cell, ast.Call) and callee_name(cell.func) == CELL_TIMER:
             counted = any(k.arg == "number" for k in cell.keywords)
             host = _host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno, fixed_count=counted))
@@ -375,7 +402,11 @@ DISPATCH = ("compil", "dispatch", "overhead")
 WARM_UP = ("compil", "warm")
 
 # The words a timed region cannot be written without (a source with none of them has none).
+# A timing helper of the project (a context manager, a decorator, a function handed the step)
+# is found where its name says what it does: timer, Timer, timed, timing, chrono, stopwatch,
+# bench (a module that hands a JAX function to one, or times with one, names it).
 TIMED_WORDS = (
     "timeit", "time()", "time.time", "perf_counter", "monotonic", "process_time", "time_ns",
-    "default_timer", "datetime", "benchmark", "while state", CELL_TIMER,
+    "default_timer", "datetime", "bench", "while state", CELL_TIMER, "imer", "timed", "timing",
+    "chrono", "topwatch",
 )  # fmt: skip

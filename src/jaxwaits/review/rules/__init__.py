@@ -11,7 +11,6 @@ its timed regions (:mod:`jaxwaits.review.regions`), given to every rule as a :cl
 
 from __future__ import annotations
 
-import ast
 import importlib
 import pkgutil
 import re
@@ -98,12 +97,11 @@ def worth_checking(source: str) -> bool:
     return any(word in source for rule in RULES.values() for word in rule.words)
 
 
-def check(tree: ast.Module, source: str = "", codes: set[str] | None = None) -> list[Finding]:
+def check(facts: Module, codes: set[str] | None = None) -> list[Finding]:
     """Every finding of the rules ``codes`` (all, by default) in one module that its
     suppression comments do not silence, in the order of the lines. Every rule runs, whatever
     is chosen: a suppression is judged by what all of them find."""
-    facts = Module(tree, source)
-    given = Source(facts, regions(facts), comments(source, set(RULES)))
+    given = Source(facts, regions(facts), comments(facts.source, set(RULES)))
     first = [rule for rule in RULES.values() if not rule.after_others]
     found = {finding for rule in first for finding in rule.check(given)}
     after = replace(given, found=tuple(found))

@@ -1,0 +1,295 @@
+"""`jaxwaits review` of a project: imports between its modules are followed, so what one module
+jits, dispatches, waits on or times is known where another uses it. Each shape is one a real
+project takes (named beside it); its files are written to a folder and reviewed as one, and each
+line marked `# <- JWnnn` must be found, nothing else."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from jaxwaits import review
+from jaxwaits.review.rules import RULES
+
+STEP = """\
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(state, batch):
+    return state + jnp.sum(batch)
+"""
+
+SHAPES: dict[str, dict[str, str]] = {
+    "a step jitted in another module": {
+        "model.py": STEP,
+        "train.py": """\
+import time
+import jax.numpy as jnp
+from model import train_step
+state, batch = jnp.zeros(()), jnp.ones(8)
+train_step(state, batch).block_until_ready()
+t0 = time.perf_counter()
+state = train_step(state, batch)
+print(time.perf_counter() - t0)  # <- JW101
+""",
+    },
+    "a package re-exporting its step, imported relatively and by module": {
+        "pkg/__init__.py": "from .steps import train_step\n",
+        "pkg/steps.py": STEP,
+        "pkg/bench.py": """\
+import time
+import jax.numpy as jnp
+from . import steps
+state, batch = jnp.zeros(()), jnp.ones(8)
+t0 = time.perf_counter()
+state = steps.train_step(state, batch).block_until_ready()  # <- JW102
+print(time.perf_counter() - t0)
+""",
+        "main.py": """\
+import time
+import jax.numpy as jnp
+import pkg
+state, batch = jnp.zeros(()), jnp.ones(8)
+pkg.train_step(state, batch).block_until_ready()
+t0 = time.perf_counter()
+state = pkg.train_step(state, batch)
+print(time.perf_counter() - t0)  # <- JW101
+""",
+    },
+    # instadeepai/jumanji jumanji/training/{timer,train}.py: `with train_timer:` around the
+    # first call of the epoch's pmapped step
+    "a timer class from another module, around the first call": {
+        "timer.py": """\
+import time
+
+class Timer:
+    def __enter__(self):
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.elapsed = time.perf_counter() - self._start
+        return False
+""",
+        "train.py": """\
+import jax
+import jax.numpy as jnp
+from timer import Timer
+epoch_fn = jax.pmap(lambda s: s + 1)
+state = jnp.zeros((1,))
+train_timer = Timer()
+for epoch in range(3):
+    with train_timer:
+        state = epoch_fn(state)  # <- JW102
+        jax.block_until_ready(state)
+""",
+    },
+    # google-research/big_vision big_vision/{utils,train}.py: `with
+    # u.chrono.log_timing("z/secs/update0"):` around the jitted update, not waited on
+    "a @contextmanager method of another module's singleton, not waited in": {
+        "utils.py": """\
+import contextlib
+import time
+
+class Chrono:
+    @contextlib.contextmanager
+    def log_timing(self, name):
+        t0 = time.monotonic()
+        yield
+        print(name, time.monotonic() - t0)
+
+chrono = Chrono()
+""",
+        "train.py": """\
+import jax
+import jax.numpy as jnp
+import utils as u
+update_fn = jax.jit(lambda s: s + 1)
+state = jnp.zeros(())
+update_fn(state).block_until_ready()
+for step in range(3):
+    with u.chrono.log_timing("update"):  # <- JW101
+        state = update_fn(state)
+""",
+    },
+    "a timing helper of another module, handed a jitted step": {
+        "bench_utils.py": """\
+import time
+
+def bench(f, *args):
+    f(*args)
+    t0 = time.perf_counter()
+    out = f(*args)
+    return time.perf_counter() - t0  # <- JW101
+""",
+        "run.py": """\
+import jax
+import jax.numpy as jnp
+from bench_utils import bench
+step = jax.jit(lambda a: a @ a)
+bench(step, jnp.ones((4, 4)))
+""",
+    },
+    "a timing decorator of another module": {
+        "profiling.py": """\
+import time
+
+def timed(fn):
+    def wrapper(*args):
+        t0 = time.perf_counter()
+        out = fn(*args)
+        print(time.perf_counter() - t0)  # <- JW101
+        return out
+    return wrapper
+""",
+        "run.py": """\
+import jax.numpy as jnp
+import profiling as prof
+
+@prof.timed
+def norm(a):
+    return jnp.sqrt(jnp.sum(a * a))
+""",
+    },
+    "a factory of another module that returns a jitted step": {
+        "steps.py": """\
+import jax
+
+def make_train_step(lr):
+    def step(p, g):
+        return p - lr * g
+    return jax.jit(step)
+""",
+        "train.py": """\
+import time
+import jax.numpy as jnp
+from steps import make_train_step
+train_step = make_train_step(0.1)
+p = jnp.ones(4)
+t0 = time.time()
+p = train_step(p, p)  # <- JW102
+p.block_until_ready()
+print(time.time() - t0)
+""",
+    },
+    "a partial of a jitted step handed to a timing helper": {
+        "bench.py": """\
+import functools
+import time
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda a, b: a @ b)
+
+def timeit_once(f):
+    f()
+    t0 = time.perf_counter()
+    f()
+    return time.perf_counter() - t0  # <- JW101
+
+x = jnp.ones((4, 4))
+timeit_once(functools.partial(step, x, x))
+""",
+    },
+    # google-research/big_vision .../retrieval.py: `self._embed(..., self._embed_images_p, ...)`
+    "a method handed a jitted attribute of its object": {
+        "evaluator.py": """\
+import time
+import jax
+import jax.numpy as jnp
+
+class Evaluator:
+    def __init__(self):
+        self._embed_p = jax.jit(lambda b: b * 2)
+
+    def _embed(self, batches, embed_fn):
+        embed_fn(batches[0]).block_until_ready()
+        t0 = time.time()
+        out = [embed_fn(b) for b in batches]
+        print("embedded in", time.time() - t0)  # <- JW101
+        return out
+
+    def run(self):
+        return self._embed([jnp.ones(3)] * 4, self._embed_p)
+""",
+    },
+    # kingoflolz/mesh-transformer-jax device_train.py: a checkpoint writer of another module
+    # that moves arrays with jax, then writes them in a thread pool (which waits): not judged
+    "a helper of another module that hands its arrays to a pool that writes them": {
+        "checkpoint.py": """\
+import functools
+from multiprocessing.pool import ThreadPool
+import jax
+import numpy as np
+
+def write(chunk, path):
+    np.savez(path, chunk)
+
+def write_ckpt(tree, path):
+    leaves = jax.device_put(tree, jax.devices("cpu")[0])
+    with ThreadPool(4) as pool:
+        pool.map(functools.partial(write, path=path), leaves)
+""",
+        "train.py": """\
+import time
+from checkpoint import write_ckpt
+start = time.time()
+write_ckpt(state, "ckpt/")
+print(f"Wrote checkpoint in {time.time() - start}s")
+""",
+    },
+    "an import of a module the project does not have": {
+        "train.py": """\
+import time
+from model import train_step
+t0 = time.time()
+state = train_step(state, batch)
+print(time.time() - t0)
+""",
+    },
+    "two modules that import each other": {
+        "a.py": "import time\nimport b\nimport jax\nstep = jax.jit(lambda x: x)\n"
+        "t0 = time.time()\nb.run()\nprint(time.time() - t0)\n",
+        "b.py": "import a\n\ndef run():\n    return a.step(1)\n",
+    },
+}
+
+
+def _expected(files: dict[str, str]) -> list[tuple[str, str, int]]:
+    return sorted(
+        (name, match[1], number)
+        for name, code in files.items()
+        for number, line in enumerate(code.splitlines(), start=1)
+        if (match := re.search(r"# <- (JW\d+)", line))
+    )
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_project_is_reviewed_as_one(tmp_path: Path, shape: str, jobs: int) -> None:
+    """On one core and on two (each worker process reads the modules its files import, and
+    what a module hands another's helper reaches it across processes)."""
+    for name, code in SHAPES[shape].items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(code)
+    padding = {f"other_{i}.py": "x = 1\n" for i in range(130 if jobs == 2 else 0)}
+    for name, code in padding.items():  # enough files for review() to use two processes
+        (tmp_path / name).write_text(code)
+    done = review.review([tmp_path], set(RULES), jobs=jobs)
+    assert not done.unreadable
+    found = sorted(
+        (found.path.relative_to(tmp_path).as_posix(), found.finding.rule, found.finding.line)
+        for found in done.findings
+    )
+    assert found == _expected(SHAPES[shape])
+
+
+def test_a_file_reviewed_alone_finds_the_modules_beside_it(tmp_path: Path) -> None:
+    files = SHAPES["a step jitted in another module"]
+    for name, code in files.items():
+        (tmp_path / name).write_text(code)
+    done = review.review([tmp_path / "train.py"], set(RULES))
+    assert [(f.finding.rule, f.finding.line) for f in done.findings] == [("JW101", 8)]
