@@ -28,6 +28,8 @@ def main() -> None:
         f"| all rules | {hits} | {alarms} | {misses} | {hits / (hits + alarms):.2f} "
         f"| {hits / (hits + misses):.2f} |"
     )
+    for code, count in sorted(found.unscored.items()):
+        print(f"\n{code}: {count} findings not scored (the corpus is not labelled for it)")
     print(f"\nnot scored (not Python as excerpted): {len(found.unparsed)}")
     print("\n".join(found.unparsed + found.wrong))
 

@@ -430,6 +430,14 @@ for name, value in metrics.items():
     history[f"train_{name}"].append(value)
 elapsed = time.time() - t0  # <- JW101
 """,
+    # google/brax brax/training/agents/ppo/train.py; netket Benchmarks/qgt.py
+    "leaf by leaf through tree_map": """
+metrics = {"loss": step(x)}
+jax.tree_util.tree_map(lambda a: a.block_until_ready(), metrics)  # <- JW112
+jax.tree.map(lambda a: a.block_until_ready(), metrics)  # <- JW112
+jax.tree_util.tree_map(lambda a, b: a.block_until_ready(), metrics, metrics)
+jax.block_until_ready(metrics)
+""",
     "timeit handed the closure a factory returns": """
 def make_run(a):
     def run():

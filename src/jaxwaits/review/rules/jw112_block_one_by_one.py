@@ -1,10 +1,12 @@
-"""A Python loop or comprehension blocks array by array: `jax.block_until_ready(arrays)` waits for
-the same in one batched call into the runtime{claim}`wrapper-batches`, which pays on an
+"""A Python loop, a comprehension or a `tree_map` blocks array by array:
+`jax.block_until_ready(arrays)` waits for the same in one batched call into the
+runtime{claim}`wrapper-batches`, which pays on an
 accelerator{claim}`wrapper-batching-pays-on-accelerators`. Checklist: {ref}`review-many-arrays`.
 
 ```python
 for a in arrays:  # the mistake  # jaxwaits: ignore[JW112]
     a.block_until_ready()
+jax.tree_util.tree_map(lambda a: a.block_until_ready(), metrics)  # jaxwaits: ignore[JW112]
 ```
 
 Right: `jax.block_until_ready(arrays)`.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from jaxwaits.review.facts import Finding, finding
+from jaxwaits.review.facts import Finding, dotted_parts, finding
 from jaxwaits.review.rules import Source
 
 CODE = "JW112"
@@ -23,14 +25,15 @@ NAME = "block-one-by-one"
 ANCHOR = "review-many-arrays"
 CLAIMS = ("wrapper-batches", "wrapper-batching-pays-on-accelerators")
 SUMMARY = (
-    "a Python loop blocks array by array: jax.block_until_ready(arrays) waits for the same in "
-    "one batched call"
+    "a Python loop or a tree_map blocks array by array: jax.block_until_ready(arrays) waits for "
+    "the same in one batched call"
 )
 WORDS = ("block_until_ready",)
 
 
 def check(source: Source) -> Iterator[Finding]:
-    """A loop or comprehension whose only work is ``a.block_until_ready()`` of its own item."""
+    """A loop or comprehension whose only work is ``a.block_until_ready()`` of its own item, or
+    a ``tree_map`` of ``lambda a: a.block_until_ready()``."""
     for node in source.facts.nodes:
         if isinstance(node, ast.For):
             if len(node.body) != 1 or not isinstance(node.body[0], ast.Expr):
@@ -40,6 +43,11 @@ def check(source: Source) -> Iterator[Finding]:
             if len(node.generators) != 1:
                 continue
             target, each = node.generators[0].target, node.elt
+        elif _is_tree_map(node) and isinstance(lam := node.args[0], ast.Lambda):  # type: ignore[attr-defined]
+            params = lam.args.args
+            if len(params) != 1:
+                continue
+            target, each = ast.Name(params[0].arg), lam.body
         else:
             continue
         if (
@@ -53,6 +61,14 @@ def check(source: Source) -> Iterator[Finding]:
             yield finding(
                 CODE,
                 node,
-                "this loop blocks array by array: `jax.block_until_ready(arrays)` waits for "
-                "the same in one batched call",
+                "this blocks array by array: `jax.block_until_ready(arrays)` waits for the same "
+                "in one batched call",
             )
+
+
+def _is_tree_map(node: ast.AST) -> bool:
+    """``jax.tree_util.tree_map(f, ...)``, ``jax.tree.map(f, ...)``, ``tree_map(f, ...)``."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    parts = dotted_parts(node.func)
+    return parts[-1:] == ["tree_map"] or parts[-2:] == ["tree", "map"]
