@@ -1,0 +1,34 @@
+"""JW103 one-output-blocked: only some results of separately dispatched work are waited on before the timer stops."""
+
+import time
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+step = jax.jit(lambda a: a @ a)
+x = jnp.ones((10, 10))
+
+other = jax.jit(lambda a: a + 1)
+step(x).block_until_ready(); other(x).block_until_ready()
+t0 = time.perf_counter()
+loss = step(x)
+params = other(x)
+loss.block_until_ready()
+elapsed = time.perf_counter() - t0  # <- JW103
+
+# %% done right
+
+import time
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+step = jax.jit(lambda a: a @ a)
+x = jnp.ones((10, 10))
+
+both = jax.jit(lambda a: (a.sum(), a + 1))
+both(x)
+t0 = time.perf_counter()
+loss, params = both(x)
+loss.block_until_ready()
+elapsed = time.perf_counter() - t0
