@@ -17,7 +17,7 @@ from conftest import ROOT
 
 from jaxwaits import cli, review
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.review import formats
+from jaxwaits.review import facts, formats
 from jaxwaits.review import rules as registry
 from jaxwaits.review.corpus import score
 from jaxwaits.review.facts import Module
@@ -548,3 +548,11 @@ def test_the_corpus_of_real_code() -> None:
     assert {w for w in scored.wrong if "found, not labelled" in w} == KNOWN_FALSE_ALARMS
     hits, misses = sum(scored.hits.values()), sum(scored.misses.values())
     assert hits / (hits + misses) >= 0.7, (hits, misses)
+
+
+def test_the_library_table_names_only_known_kinds() -> None:
+    """What libraries do is data (review/library.toml); a kind the review does not know is
+    refused, naming the library, not silently ignored."""
+    assert "filter_jit" in facts.BLOCKING and "filter_jit" in facts.JITTING
+    with pytest.raises(ImportError, match=r"\[equinox\] names no kind of callable: jitted"):
+        facts.library('[equinox]\nwhy = "..."\njitted = ["filter_jit"]\n')

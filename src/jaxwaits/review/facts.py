@@ -10,53 +10,49 @@ from __future__ import annotations
 
 import ast
 import functools
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-# Wrappers whose function argument (or decorated function) is traced, not run.
-TRACING = {
-    "jit", "pjit", "vmap", "pmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
-    "checkpoint", "remat", "shard_map", "xmap", "scan", "fori_loop", "while_loop", "cond",
-    "switch", "map", "custom_jvp", "custom_vjp", "jvp", "vjp", "linearize", "eval_shape",
-    "make_jaxpr", "filter_jit", "filter_vmap", "filter_grad", "filter_value_and_grad",
-    "named_jit", "Jit", "Vectorize", "Grad", "GradValues", "Parallel", "parallelize",
-}  # fmt: skip
-JITTING = {"jit", "pjit", "filter_jit", "pmap", "named_jit", "Jit", "Parallel", "parallelize"}
-LOOPS = {"fori_loop", "while_loop", "scan"}  # called outside jit, they compile their function
-TIMERS = {
-    "time", "perf_counter", "monotonic", "process_time", "perf_counter_ns", "time_ns",
-    "monotonic_ns", "default_timer",
-}  # fmt: skip
+
+def library(text: str) -> dict[str, set[str]]:
+    """The names of each kind of callable in a table like library.toml, over every library it
+    lists; a kind it does not know is an error that names the library."""
+    kinds: dict[str, set[str]] = {kind: set() for kind in KINDS}
+    for library, entry in tomllib.loads(text).items():
+        for kind, names in entry.items():
+            if kind != "why" and kind not in kinds:
+                raise ImportError(f"library.toml: [{library}] names no kind of callable: {kind}")
+            kinds.get(kind, set()).update(names if kind != "why" else [])
+    return kinds
+
+
+KINDS = (
+    "traces", "jits", "blocks", "loops", "times", "no-work", "waits", "waits-method",
+    "device-waits", "passes", "robust", "appends", "callbacks",
+)  # fmt: skip
+LIBRARY = library(resources.files(__package__).joinpath("library.toml").read_text("utf-8"))
+TRACING = LIBRARY["traces"]  # its function argument (or decorated function) is traced, not run
+JITTING = LIBRARY["jits"]
+BLOCKING = LIBRARY["blocks"]  # what it jits waits for its results (equinox's filter_jit)
+LOOPS = LIBRARY["loops"]  # called outside jit, they compile their function
+TIMERS = LIBRARY["times"]
+# Parts of the jax namespace that do no work on the device (a call to them is not timed work).
+NOT_WORK = LIBRARY["no-work"]
+# Calls that wait for a JAX array's values (they read them, or wait for them).
+WAITING_METHODS = LIBRARY["waits-method"]
+WAITING_FUNCTIONS = LIBRARY["waits"]
+# Calls that might wait for everything dispatched before them ...
+DEVICE_WAITS = LIBRARY["device-waits"]
+# ... and any call named like `sync()`, `sync_func()`, `synchronize_all_activity()`
+PASSING = LIBRARY["passes"]  # calls that take arrays and never wait on them
+ROBUST = LIBRARY["robust"]
+CALLBACKS = LIBRARY["callbacks"]  # host callbacks that may change the host's state
+APPENDING = LIBRARY["appends"]  # results.append(out): results holds it
 JAX_MODULES = {"jax", "jnp", "lax", "random", "jr", "jrandom"}
 NUMPY_MODULES = {"np", "numpy", "onp"}
-# Parts of the jax namespace that do no work on the device (a call to them is not timed work).
-NOT_WORK = {
-    "tree_util", "tree", "config", "debug", "profiler", "distributed", "monitoring", "sharding",
-    "multihost_utils", "dtypes", "errors", "devices", "local_devices", "device_count",
-    "local_device_count", "process_index", "process_count", "default_backend", "device_get",
-    "effects_barrier", "clear_caches", "ShapeDtypeStruct", "NamedSharding", "PartitionSpec",
-    "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_map", "host_id",
-    "host_count",
-}  # fmt: skip
-# Calls that wait for a JAX array's values (they read them, or wait for them).
-WAITING_METHODS = {"block_until_ready", "item", "tolist", "__array__"}
-WAITING_FUNCTIONS = {
-    "float", "int", "bool", "print", "device_get", "asarray", "array", "str", "repr",
-    "block_until_ready",
-}  # fmt: skip
-# Calls that might wait for everything dispatched before them.
-DEVICE_WAITS = {"effects_barrier", "sync_global_devices", "synchronize", "wait_until_finished"}
-# ... and any call named like `sync()`, `sync_func()`, `synchronize_all_activity()`
-# Calls that take arrays and never wait on them.
-PASSING = {
-    "append", "extend", "insert", "add", "len", "isinstance", "range", "enumerate", "zip",
-    "next", "list", "tuple", "dict", "set", "id", "type", "getattr", "hasattr", "super",
-    "update", "setdefault", "pop",
-}  # fmt: skip
-ROBUST = {"min", "median", "percentile", "quantile", "nanmin", "nanmedian"}
-CALLBACKS = {"callback", "io_callback"}  # host callbacks that may change the host's state
-APPENDING = {"append", "extend", "insert", "add"}  # results.append(out): results holds it
 CELL_TIMER = "jaxwaits_timed_cell"  # what sources makes of a `%%timeit` cell: a `with` block
 
 Place = tuple[int, int]  # the line and column of a JAX call: one piece of timed work
@@ -300,7 +296,7 @@ class Module:
                         self.traced.add(node.name)
                     if wrapper in JITTING:
                         self.jitted.add(node.name)
-                        if wrapper == "filter_jit":
+                        if wrapper in BLOCKING:
                             self.blocking.add(node.name)
                         self._donates(ast.Name(node.name), decorator, node)
             elif isinstance(node, ast.Call):
@@ -349,7 +345,7 @@ class Module:
                 for target in node.targets:
                     if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
                         self.jitted.update(bound_names(target))
-                        if wrapper == "filter_jit":
+                        if wrapper in BLOCKING:
                             self.blocking.update(bound_names(target))
                         self._donates(target, node.value, None)
                         if not {"nnx", "eqx", "objax"} & set(dotted_parts(node.value.func)):
