@@ -75,6 +75,23 @@ SHARED = (
 )  # fmt: skip
 
 
+def walk(node: ast.AST) -> list[ast.AST]:
+    """``node`` and every node under it, in the order of ``ast.walk`` (breadth first), made
+    without its generators: walking is most of a review's cost, and this takes 0.6 of the time."""
+    found = [node]
+    i = 0
+    while i < len(found):
+        current = found[i]
+        i += 1
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if type(value) is list:
+                found.extend([item for item in value if isinstance(item, ast.AST)])
+            elif isinstance(value, ast.AST):
+                found.append(value)
+    return found
+
+
 def callee_name(node: ast.AST) -> str:
     """The last name of a callee: ``jax.jit`` and ``jit`` are both ``jit``."""
     if isinstance(node, ast.Attribute):
@@ -143,7 +160,7 @@ def is_timer(node: ast.AST) -> bool:
 
 
 def first_timer(node: ast.AST) -> ast.Call | None:
-    return next((n for n in ast.walk(node) if isinstance(n, ast.Call) and is_timer(n)), None)
+    return next((n for n in walk(node) if isinstance(n, ast.Call) and is_timer(n)), None)
 
 
 def dotted_name(node: ast.AST) -> str:
@@ -155,7 +172,7 @@ def dotted_name(node: ast.AST) -> str:
 def names_read(node: ast.AST) -> set[str]:
     """The names an expression reads, with the attributes of names (``self.state``)."""
     names = set()
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Name):
             names.add(n.id)
         elif isinstance(n, ast.Attribute) and (dotted := dotted_name(n)):
@@ -238,7 +255,7 @@ class Module:
         handed: dict[str, set[int]] | None = None,
         path: Path | None = None,
     ) -> None:
-        self.nodes = list(ast.walk(tree))  # walked once: walking is most of the cost
+        self.nodes = walk(tree)  # walked once: walking is most of the cost
         self.tree_body = tree.body
         self.source = source
         self.lines = source.splitlines()
@@ -274,88 +291,111 @@ class Module:
         # the names min(), median(), times[1:] read, and the nodes inside such a call.
         self.kept_names: set[str] = set()
         self.kept_nodes: set[int] = set()
-        self.flows: list[tuple[list[str], set[str]]] = []  # names bound -> names their value read
         self._known = False  # _know_functions has run
         self.times = False  # the module reads a timer
         self.barrier = False  # the module calls jax.effects_barrier()
         self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
         self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
         self._collect()
+        self._after_collect()
         for lines in self.called.values():
             lines.sort()  # the first call of each is then lines[0]
 
     def _collect(self) -> None:
+        # by the node's type, tested with `is`: this loop sees every node of every module
         for node in self.nodes:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                self._imported(node)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions.setdefault(node.name, []).append(node)
-                for decorator in node.decorator_list:
-                    wrapper = wrapper_name(decorator)
-                    if wrapper in TRACING:
-                        self.traced.add(node.name)
-                    if wrapper in JITTING:
-                        self.jitted.add(node.name)
-                        if wrapper in BLOCKING:
-                            self.blocking.add(node.name)
-                        self._donates(ast.Name(node.name), decorator, node)
-            elif isinstance(node, ast.Call):
-                if callee_name(node.func) in TRACING:
-                    for argument in node.args[:3]:
-                        if isinstance(argument, ast.Name):
-                            self.traced.add(argument.id)
-                used = [node.func]
-                if isinstance(node.func, ast.Attribute):  # f.lower(x) compiles f
-                    used.append(node.func.value)
-                if callee_name(node.func) in LOOPS:  # lax.fori_loop(0, n, step, x) compiles step
-                    used += node.args
-                for name in filter(None, map(callee_key, used)):
-                    self.called.setdefault(name, []).append(node.lineno)
-                called = callee_name(node.func)
-                if called in ROBUST:  # min(times), np.median(times), times.min()
-                    held = [
-                        *node.args,
-                        *([node.func.value] if isinstance(node.func, ast.Attribute) else []),
-                    ]
-                    for argument in held:
-                        self.kept_names |= names_read(argument)
-                        self.kept_nodes |= {id(n) for n in ast.walk(argument)}
-                if called in APPENDING and isinstance(node.func, ast.Attribute):
-                    read = set().union(*(names_read(a) for a in node.args))
-                    self.flows.append((bound_names(node.func.value), read))  # times.append(dt)
-                timing = is_timer(node) or self.is_timeit(node) or is_benchmark(node)
-                self.times = self.times or timing
-                self.barrier = self.barrier or called == "effects_barrier"
-                if called in CALLBACKS and node.args:
-                    self.callbacks.append(node.args[0])
-            elif isinstance(node, ast.While) and isinstance(node.test, ast.Name):
-                self.times = self.times or node.test.id == "state"  # google_benchmark
-            elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-                lower = node.slice.lower
+            kind = type(node)
+            if kind is ast.Call:
+                self._collect_call(node)  # type: ignore[arg-type]
+            elif kind is ast.Assign:
+                self._collect_assign(node)  # type: ignore[arg-type]
+            elif kind is ast.Subscript and type(node.slice) is ast.Slice:  # type: ignore[attr-defined]
+                lower = node.slice.lower  # type: ignore[attr-defined]
                 if (isinstance(lower, ast.Constant) and lower.value == 1) or (
                     isinstance(lower, ast.Name) and "warm" in lower.id.lower()
                 ):
-                    self.kept_names |= names_read(node.value)  # times[1:], times[warmup:]
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                bound = [name for target in targets for name in bound_names(target)]
-                self.flows.append((bound, names_read(node.value)))
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                wrapper = wrapper_name(node.value.func)
-                for target in node.targets:
-                    if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
-                        self.jitted.update(bound_names(target))
-                        if wrapper in BLOCKING:
-                            self.blocking.update(bound_names(target))
-                        self._donates(target, node.value, None)
-                        if not {"nnx", "eqx", "objax"} & set(dotted_parts(node.value.func)):
-                            self.pure.update(bound_names(target))
-                    elif wrapper == "compile" and isinstance(target, ast.Name):
-                        self.compiled.add(target.id)  # g = f.lower(x).compile()
-                        self.pure.add(target.id)
-                    elif wrapper in TRACING and isinstance(target, ast.Name):
-                        self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
-        self._timing_contexts()
+                    self.kept_names |= names_read(node.value)  # type: ignore[attr-defined]
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                self._collect_function(node)  # type: ignore[arg-type]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self._imported(node)  # type: ignore[arg-type]
+            elif kind is ast.ClassDef:
+                self._collect_class(node)  # type: ignore[arg-type]
+            elif kind is ast.While and isinstance(node.test, ast.Name):  # type: ignore[attr-defined]
+                self.times = self.times or node.test.id == "state"  # type: ignore[attr-defined]
+
+    def _collect_function(self, node: Function) -> None:
+        self.functions.setdefault(node.name, []).append(node)
+        for decorator in node.decorator_list:
+            wrapper = wrapper_name(decorator)
+            if wrapper in TRACING:
+                self.traced.add(node.name)
+            if wrapper in JITTING:
+                self.jitted.add(node.name)
+                if wrapper in BLOCKING:
+                    self.blocking.add(node.name)
+                self._donates(ast.Name(node.name), decorator, node)
+        if isinstance(node, ast.FunctionDef) and _times_its_block(node):
+            self.timing_contexts.add(node.name)
+
+    def _collect_class(self, node: ast.ClassDef) -> None:
+        """A context manager class that reads a timer on entering and on leaving, and the
+        methods of a class that are @contextmanager timers."""
+        methods = {m.name: m for m in node.body if isinstance(m, Function)}
+        hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
+        if all(hook is not None and first_timer(hook) for hook in hooks):
+            self.timing_contexts.add(node.name)
+        timing = {name for name, method in methods.items() if _times_its_block(method)}
+        if timing:
+            self.timing_methods[node.name] = timing
+
+    def _collect_call(self, node: ast.Call) -> None:
+        called = callee_name(node.func)
+        if called in TRACING:
+            for argument in node.args[:3]:
+                if isinstance(argument, ast.Name):
+                    self.traced.add(argument.id)
+        used = [node.func]
+        if isinstance(node.func, ast.Attribute):  # f.lower(x) compiles f
+            used.append(node.func.value)
+        if called in LOOPS:  # lax.fori_loop(0, n, step, x) compiles step
+            used += node.args
+        for name in filter(None, map(callee_key, used)):
+            self.called.setdefault(name, []).append(node.lineno)
+        if called in ROBUST:  # min(times), np.median(times), times.min()
+            held = [
+                *node.args,
+                *([node.func.value] if isinstance(node.func, ast.Attribute) else []),
+            ]
+            for argument in held:
+                self.kept_names |= names_read(argument)
+                self.kept_nodes |= {id(n) for n in walk(argument)}
+        if not self.times:
+            self.times = is_timer(node) or self.is_timeit(node) or is_benchmark(node)
+        self.barrier = self.barrier or called == "effects_barrier"
+        if called in CALLBACKS and node.args:
+            self.callbacks.append(node.args[0])
+
+    def _collect_assign(self, node: ast.Assign) -> None:
+        if not isinstance(node.value, ast.Call):
+            return
+        wrapper = wrapper_name(node.value.func)
+        for target in node.targets:
+            if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
+                self.jitted.update(bound_names(target))
+                if wrapper in BLOCKING:
+                    self.blocking.update(bound_names(target))
+                self._donates(target, node.value, None)
+                if not {"nnx", "eqx", "objax"} & set(dotted_parts(node.value.func)):
+                    self.pure.update(bound_names(target))
+            elif wrapper == "compile" and isinstance(target, ast.Name):
+                self.compiled.add(target.id)  # g = f.lower(x).compile()
+                self.pure.add(target.id)
+            elif wrapper in TRACING and isinstance(target, ast.Name):
+                self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
+
+    def _after_collect(self) -> None:
+        self._timing_instances()
         self._factories()
         self._adopt_imports()
         self.times = self.times or bool(self.timing_contexts)
@@ -377,30 +417,19 @@ class Module:
 
     def _factories(self) -> None:
         """The module's functions that return a jitted function: ``return jax.jit(step)``."""
-        for name, defs in self.functions.items():
-            for node in (n for d in defs for n in ast.walk(d)):
-                if isinstance(node, ast.Return) and node.value is not None:
-                    value = node.value
-                    made = isinstance(value, ast.Call) and wrapper_name(value.func) in JITTING
-                    if made or callee_key(value) in self.jitted:
-                        self.factories.add(name)
-
-    def _timing_contexts(self) -> None:
-        """Context managers that read a timer on entering and on leaving: a class with
-        ``__enter__`` and ``__exit__`` that both do, or a ``@contextmanager`` generator that does
-        before and after its ``yield``."""
         for node in self.nodes:
-            if isinstance(node, ast.ClassDef):
-                methods = {m.name: m for m in node.body if isinstance(m, Function)}
-                hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
-                if all(hook is not None and first_timer(hook) for hook in hooks):
-                    self.timing_contexts.add(node.name)
-                timing = {name for name, method in methods.items() if _times_its_block(method)}
-                if timing:
-                    self.timing_methods[node.name] = timing
-            elif isinstance(node, ast.FunctionDef) and _times_its_block(node):
-                self.timing_contexts.add(node.name)
-        for node in self.assigned:  # chrono = Chrono(): chrono.log_timing(...) times a block
+            if isinstance(node, ast.Return) and node.value is not None:
+                value = node.value
+                made = isinstance(value, ast.Call) and wrapper_name(value.func) in JITTING
+                if made or callee_key(value) in self.jitted:
+                    inner = max(self.around(node.lineno), key=lambda d: d.lineno, default=None)
+                    if inner is not None:
+                        self.factories.add(inner.name)
+
+    def _timing_instances(self) -> None:
+        """Instances of the module's timing classes: ``timer = Timer()``, ``chrono = Chrono()``
+        (then ``chrono.log_timing(...)`` times a block)."""
+        for node in self.assigned:
             made = callee_key(node.value.func) if isinstance(node.value, ast.Call) else ""
             for method in self.timing_methods.get(made, ()):
                 for target in node.targets:
@@ -531,11 +560,13 @@ class Module:
     def _classify_functions(self) -> None:
         """Which module functions dispatch JAX work and never wait, and which wait; twice, so
         that a function calling another of the module is known."""
+        calls_of = {
+            name: [n for d in defs for n in walk(d) if isinstance(n, ast.Call)]
+            for name, defs in self.functions.items()
+            if name not in self.traced
+        }
         for _ in range(2):
-            for name, defs in self.functions.items():
-                if name in self.traced:
-                    continue
-                calls = [n for d in defs for n in ast.walk(d) if isinstance(n, ast.Call)]
+            for name, calls in calls_of.items():
                 if any(self.is_wait(call) for call in calls):
                     self.waiting_functions.add(name)
                 elif any(self.jax_call(call) for call in calls) and not any(
@@ -673,9 +704,20 @@ class Module:
 
     @functools.cached_property
     def _flows_from(self) -> dict[str, list[str]]:
-        """By name, the names bound to values that read it."""
+        """By name, the names bound to values that read it: ``dt = t1 - t0``,
+        ``times.append(dt)`` (found the first time it is asked: most modules never ask)."""
+        flows: list[tuple[list[str], set[str]]] = []
+        for node in self.nodes:
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound = [name for target in targets for name in bound_names(target)]
+                flows.append((bound, names_read(node.value)))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr in APPENDING:
+                    read = set().union(*(names_read(a) for a in node.args))
+                    flows.append((bound_names(node.func.value), read))
         found: dict[str, list[str]] = {}
-        for bound, read in self.flows:
+        for bound, read in flows:
             for name in read:
                 found.setdefault(name, []).extend(bound)
         return found
@@ -686,7 +728,7 @@ class Module:
         for node in self.nodes:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if node.name in self.traced:
-                    for inner in ast.walk(node):
+                    for inner in walk(node):
                         if isinstance(inner, ast.Call) and callee_name(inner.func) == called:
                             yield node, inner
 
@@ -721,7 +763,7 @@ class Module:
             yield from (definition for definition in defs if spans_line(definition, line))
 
     def assignments(self, statement: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]]:
-        for node in ast.walk(statement):
+        for node in walk(statement):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     yield from paired(target, node.value)
@@ -743,7 +785,7 @@ class Module:
             calls = [k for k in self.called if k.split(".")[-1] == definition.name]
             if sum(len(self.called[k]) for k in calls) > 1:
                 return True
-            names = (n.id for n in ast.walk(definition) if isinstance(n, ast.Name))
+            names = (n.id for n in walk(definition) if isinstance(n, ast.Name))
             if any("warm" in name.lower() for name in names):
                 return True
         return False
@@ -761,8 +803,8 @@ def _times_its_block(definition: Function) -> bool:
     """A ``@contextmanager`` generator that reads a timer before its ``yield`` and after it."""
     if not any(callee_name(d) == "contextmanager" for d in definition.decorator_list):
         return False
-    yields = [n.lineno for n in ast.walk(definition) if isinstance(n, ast.Yield)]
-    timers = [n.lineno for n in ast.walk(definition) if is_timer(n)]
+    yields = [n.lineno for n in walk(definition) if isinstance(n, ast.Yield)]
+    timers = [n.lineno for n in walk(definition) if is_timer(n)]
     before = any(t <= min(yields) for t in timers) if yields else False
     return before and any(t >= max(yields) for t in timers)
 

@@ -7,13 +7,17 @@ there (:attr:`Module.handing <jaxwaits.review.facts.Module.handing>`)."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 from jaxwaits.review import sources
 from jaxwaits.review.facts import Imports, Module
 
-# Imports that name libraries, never the project's own modules: not looked for.
-LIBRARIES = {"jax", "jaxlib", "numpy", "flax", "optax", "equinox", "haiku", "__future__"}
+# Imports that name libraries, never the project's own modules, are not looked for: the
+# standard library's (a package's own typing.py is not what `import typing` imports) and these.
+LIBRARIES = {"jax", "jaxlib", "numpy", "flax", "optax", "equinox", "haiku"} | set(
+    sys.stdlib_module_names
+)
 
 
 class Project:
@@ -58,6 +62,8 @@ class Project:
         """The file an import of ``name`` at ``level`` from a module in ``folder`` names: a
         relative import from the package it is in; an absolute one from that folder or a
         folder above it, within the root it was found under."""
+        if not level and name.partition(".")[0] in LIBRARIES:
+            return None
         key = (folder, name, level)
         if key not in self._found:
             self._found[key] = self._search(folder, name, level)
@@ -65,7 +71,7 @@ class Project:
 
     def _search(self, folder: Path, name: str, level: int) -> Path | None:
         parts = [part for part in name.split(".") if part]
-        if not parts or (not level and parts[0] in LIBRARIES):
+        if not parts:
             return None
         root = next((r for r in self.roots if folder.is_relative_to(r)), None)
         if root is None:
