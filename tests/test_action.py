@@ -1,0 +1,362 @@
+"""The GitHub Action (``action.yml``, its logic in ``.github/action/review.py``), tried without
+GitHub: a temporary git repository with a base and changes (a harness with a mistake, a clean
+file, deleted files, a name with a space), the environment a runner sets for a pull request or a
+push, and the script run as the action's steps run it. Also: ``action.yml`` declares every input
+it uses and uses every input it declares, and its steps call the script."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from conftest import ROOT
+
+from jaxwaits.review import sources
+
+SCRIPT = ROOT / ".github" / "action" / "review.py"
+ACTION = ROOT / "action.yml"
+SARIF_SCHEMA = ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"
+
+HEAD = """\
+import time
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda a: a @ a)
+x = jnp.ones((10, 10))
+step(x).block_until_ready()
+t0 = time.perf_counter()
+y = step(x)
+"""
+WRONG = HEAD + "elapsed = time.perf_counter() - t0\n"  # JW101 on line 10: not waited on
+WRONG_LINE = 10
+RIGHT = HEAD + "total = float(y.sum())\nelapsed = time.perf_counter() - t0\n"
+TIMED = "bench/timed step.py"  # a name with a space, changed with a mistake
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def commit(repo: Path, message: str) -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """base: a harness with a mistake that no later commit touches (kept.py), files to delete
+    (old.py, gone.md), a file to fix (clean.py), data; c1: the timed file with a mistake, clean.py
+    made right, old.py deleted; c2: only data changed and gone.md deleted (nothing to review)."""
+    repo = tmp_path_factory.mktemp("action") / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "test")
+    git(repo, "config", "user.email", "test@example.com")
+    (repo / "bench").mkdir()
+    (repo / "bench" / "kept.py").write_text(WRONG)
+    (repo / "old.py").write_text(WRONG)
+    (repo / "gone.md").write_text(f"```python\n{WRONG}```\n")
+    (repo / "clean.py").write_text(WRONG)
+    (repo / "data.txt").write_text("1\n")
+    base = commit(repo, "base")
+    (repo / TIMED).write_text(WRONG)
+    (repo / "clean.py").write_text(RIGHT)
+    (repo / "old.py").unlink()
+    c1 = commit(repo, "c1")
+    (repo / "data.txt").write_text("2\n")
+    (repo / "gone.md").unlink()
+    c2 = commit(repo, "c2")
+    return {"repo": repo, "base": base, "c1": c1, "c2": c2}
+
+
+def run_action(
+    checkout: Path, tmp_path: Path, event: str, payload: dict, base_ref: str = "main", **inputs: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """The review step as the runner runs it: its outputs and step summary read back."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "JAXWAITS_"))}
+    event_path = tmp_path / "event.json"
+    event_path.write_text(json.dumps(payload))
+    (tmp_path / "runner").mkdir(exist_ok=True)
+    env.update(
+        GITHUB_EVENT_NAME=event,
+        GITHUB_EVENT_PATH=str(event_path),
+        GITHUB_OUTPUT=str(tmp_path / "output"),
+        GITHUB_STEP_SUMMARY=str(tmp_path / "summary.md"),
+        GITHUB_SHA=subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True
+        ).stdout.strip(),
+        RUNNER_TEMP=str(tmp_path / "runner"),
+        JAXWAITS_PYTHON=sys.executable,  # the installed tool: here, this checkout's
+        PYTHONPATH=str(ROOT / "src"),
+    )
+    if event in ("pull_request", "pull_request_target"):
+        env["GITHUB_BASE_REF"] = base_ref
+    env.update({f"JAXWAITS_{name.upper()}": value for name, value in inputs.items()})
+    for name in ("output", "summary.md"):
+        (tmp_path / name).write_text("")
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "review"], cwd=checkout, env=env, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    outputs = read_outputs((tmp_path / "output").read_text())
+    return done, outputs, (tmp_path / "summary.md").read_text()
+
+
+def read_outputs(text: str) -> dict[str, str]:
+    """GITHUB_OUTPUT as the runner reads it: ``name<<DELIMITER``, the value, the delimiter."""
+    outputs, lines = {}, iter(text.splitlines())
+    for line in lines:
+        name, delimiter = line.split("<<")
+        value = []
+        for line in lines:
+            if line == delimiter:
+                break
+            value.append(line)
+        outputs[name] = "\n".join(value)
+    return outputs
+
+
+def reviewed(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """The paths the script said it reviews (an indented line each, after its count)."""
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if " to review (" in line)
+    listed = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("  "):
+            break
+        listed.append(line[2:])
+    return listed
+
+
+def sarif_results(outputs: dict[str, str]) -> list[tuple[str, str, int]]:
+    sarif = json.loads(Path(outputs["sarif-file"]).read_text())
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text())).validate(sarif)
+    return [
+        (
+            result["ruleId"],
+            result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for result in sarif["runs"][0]["results"]
+    ]
+
+
+def pull_request(history: dict, base: str = "") -> dict:
+    return {"pull_request": {"base": {"sha": base or history["base"]}, "head": {"sha": "0" * 40}}}
+
+
+def test_a_pull_request_reviews_what_it_changed(history: dict, tmp_path: Path) -> None:
+    done, outputs, summary = run_action(
+        history["repo"], tmp_path, "pull_request", pull_request(history)
+    )
+    # Changed and there: the timed file (a space in its name) and clean.py; not kept.py (a
+    # mistake, unchanged), old.py and gone.md (deleted), data.txt (not reviewable)
+    assert sorted(reviewed(done)) == [TIMED, "clean.py"], done.stdout
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert outputs["exit-code"] == "1" and outputs["files"] == "2"
+    assert Path(outputs["root"]) == history["repo"]
+    assert sarif_results(outputs) == [("JW101", TIMED, WRONG_LINE)]
+    annotations = [line for line in done.stdout.splitlines() if line.startswith("::")]
+    assert len(annotations) == 1, done.stdout
+    assert annotations[0].startswith(f"::warning file={TIMED},line={WRONG_LINE},")
+    assert "title=JW101 " in annotations[0]
+    assert f"{TIMED}:{WRONG_LINE}:1 JW101" in done.stdout  # the text report in the log
+    assert "**jaxwaits review**: 1 finding in 2 files." in summary
+    assert f"### `{TIMED}`" in summary
+
+
+def test_findings_need_not_fail_the_step(history: dict, tmp_path: Path) -> None:
+    done, outputs, _ = run_action(
+        history["repo"], tmp_path, "pull_request", pull_request(history), fail_on_findings="false"
+    )
+    assert done.returncode == 0 and outputs["exit-code"] == "1"
+    assert "not failing the step (fail-on-findings is false)" in done.stdout
+    assert sarif_results(outputs) == [("JW101", TIMED, WRONG_LINE)]  # still uploaded
+
+
+def test_a_push_is_compared_with_the_commit_before_it(history: dict, tmp_path: Path) -> None:
+    """A push of c1 and c2 reviews what c1 changed; a push of c2 alone, only data and a deleted
+    page, has nothing to review: success, said so, no SARIF to upload."""
+    done, outputs, _ = run_action(history["repo"], tmp_path, "push", {"before": history["base"]})
+    assert sorted(reviewed(done)) == [TIMED, "clean.py"] and done.returncode == 1
+    done, outputs, summary = run_action(
+        history["repo"], tmp_path, "push", {"before": history["c1"]}
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no changed .py, .ipynb, .md files to review" in done.stdout
+    assert outputs == {
+        "root": str(history["repo"]),
+        "files": "0",
+        "exit-code": "0",
+        "sarif-file": "",
+    }
+    assert "nothing to do" in summary
+    assert not [line for line in done.stdout.splitlines() if line.startswith("::")]
+
+
+def test_a_new_branch_is_its_last_commit(history: dict, tmp_path: Path) -> None:
+    done, _, _ = run_action(history["repo"], tmp_path, "push", {"before": "0" * 40})
+    assert reviewed(done) == [] and done.returncode == 0  # c2 against c1
+    assert "a new branch" in done.stdout
+
+
+def test_an_event_without_a_base_reviews_every_tracked_file(history: dict, tmp_path: Path) -> None:
+    done, outputs, _ = run_action(history["repo"], tmp_path, "workflow_dispatch", {})
+    assert sorted(reviewed(done)) == ["bench/kept.py", TIMED, "clean.py"]
+    assert sorted(sarif_results(outputs)) == [
+        ("JW101", "bench/kept.py", WRONG_LINE),
+        ("JW101", TIMED, WRONG_LINE),
+    ]
+
+
+@pytest.fixture
+def origin(history: dict, tmp_path: Path) -> Path:
+    """The repository on GitHub: the pull request's branch (c2) and its base branch, which has
+    moved on since the branch left it (a new harness with a mistake, main_only.py, and an edit
+    of bench/kept.py), and the merge of the two that GitHub makes (refs/pull/N/merge)."""
+    origin = tmp_path / "origin"
+    git(tmp_path, "clone", "-q", str(history["repo"]), str(origin))
+    git(origin, "config", "user.name", "test")
+    git(origin, "config", "user.email", "test@example.com")
+    git(origin, "checkout", "-q", "-b", "target", history["base"])
+    (origin / "main_only.py").write_text(WRONG)
+    (origin / "bench" / "kept.py").write_text(WRONG + "# edited on the base\n")
+    commit(origin, "the base moves on")
+    git(origin, "checkout", "-q", "-b", "pull-merge")
+    git(origin, "merge", "-q", "--no-ff", "-m", "Merge into target", history["c2"])
+    git(origin, "branch", "-q", "feature", history["c2"])
+    return origin
+
+
+def shallow_clone(origin: Path, branch: str, into: Path) -> Path:
+    """As actions/checkout clones: one commit deep."""
+    git(into.parent, "clone", "-q", "--depth=1", "-b", branch, f"file://{origin}", str(into))
+    assert git(into, "rev-parse", "--is-shallow-repository") == "true"
+    return into
+
+
+def test_a_shallow_checkout_of_the_merge_commit(
+    history: dict, origin: Path, tmp_path: Path
+) -> None:
+    """actions/checkout's default for a pull request: the merge, one commit deep; the event's
+    base.sha is where the branch left (the base has moved on since): the merge commit's own
+    change is the pull request's, compared with the merge's first parent, fetched."""
+    checkout = shallow_clone(origin, "pull-merge", tmp_path / "checkout")
+    event = {"pull_request": {"base": {"sha": history["base"]}, "head": {"sha": history["c2"]}}}
+    done, outputs, _ = run_action(checkout, tmp_path, "pull_request", event)
+    assert sorted(reviewed(done)) == [TIMED, "clean.py"], done.stdout + done.stderr
+    assert "merge commit against its base" in done.stdout
+    assert sarif_results(outputs) == [("JW101", TIMED, WRONG_LINE)]
+
+
+def test_a_shallow_checkout_of_the_head_finds_where_it_left_the_base(
+    origin: Path, tmp_path: Path
+) -> None:
+    """The head checked out (ref: head.sha), one commit deep, and no base commit in the event:
+    origin/$GITHUB_BASE_REF is fetched, and the history until the two meet, so that what the
+    base did since (main_only.py, bench/kept.py) is not reviewed and what the branch did is."""
+    checkout = shallow_clone(origin, "feature", tmp_path / "checkout")
+    done, outputs, _ = run_action(
+        checkout, tmp_path, "pull_request", {"pull_request": {}}, base_ref="target"
+    )
+    assert sorted(reviewed(done)) == [TIMED, "clean.py"], done.stdout + done.stderr
+    assert "the pull_request against target" in done.stdout
+    assert "no common history" not in done.stdout  # found, fetching deeper
+    assert sarif_results(outputs) == [("JW101", TIMED, WRONG_LINE)]
+
+
+def test_paths_args_and_format(history: dict, tmp_path: Path) -> None:
+    repo = history["repo"]
+    kept = "bench/kept.py\n\n"  # one a line; blank lines ignored
+    done, outputs, _ = run_action(repo, tmp_path, "pull_request", pull_request(history), paths=kept)
+    assert reviewed(done) == ["bench/kept.py"] and done.returncode == 1
+    assert sarif_results(outputs) == [("JW101", "bench/kept.py", WRONG_LINE)]
+    done, outputs, _ = run_action(
+        repo, tmp_path, "pull_request", pull_request(history), args="--select JW102"
+    )
+    assert done.returncode == 0 and outputs["exit-code"] == "0"
+    assert sarif_results(outputs) == []
+    done, _, _ = run_action(repo, tmp_path, "pull_request", pull_request(history), format="json")
+    report = json.loads(done.stdout[done.stdout.index("\n{") :])
+    assert [f["code"] for f in report["findings"]] == ["JW101"]
+    done, _, _ = run_action(repo, tmp_path, "pull_request", pull_request(history), format="github")
+    assert sum(line.startswith("::warning ") for line in done.stdout.splitlines()) == 1
+
+
+def test_errors_fail_the_step_whatever_the_inputs(history: dict, tmp_path: Path) -> None:
+    repo = history["repo"]
+    done, outputs, _ = run_action(
+        repo, tmp_path, "pull_request", pull_request(history), args="--select NOPE",
+        fail_on_findings="false",
+    )  # fmt: skip
+    assert done.returncode == 2 and outputs["exit-code"] == "2" and outputs["sarif-file"] == ""
+    assert "names no rule" in done.stderr
+    broken = tmp_path / "broken.py"
+    broken.write_text("def (:\n")
+    done, outputs, _ = run_action(repo, tmp_path, "push", {}, paths=str(broken))
+    assert done.returncode == 2 and outputs["exit-code"] == "2"
+    assert sarif_results(outputs) == []  # the SARIF says why, as a notification
+    assert "::error::" in done.stdout
+    done, _, _ = run_action(repo, tmp_path, "pull_request", pull_request(history), format="xml")
+    assert done.returncode == 2 and "format 'xml' is not one of" in done.stdout
+    done, _, _ = run_action(tmp_path, tmp_path, "pull_request", pull_request(history))
+    assert done.returncode == 2 and "is not a git checkout" in done.stdout
+
+
+def test_the_suffixes_are_the_reviews() -> None:
+    script = SCRIPT.read_text()
+    suffixes = re.search(r"^SUFFIXES = (\(.*?\))", script, re.M)
+    assert suffixes and set(eval(suffixes.group(1))) == sources.SUFFIXES
+
+
+def test_install_chooses_the_checkout_or_a_release() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("action_review", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.requirement("", "/runner/_actions/jax-waits/v0.1.0") == (
+        "/runner/_actions/jax-waits/v0.1.0"
+    )
+    assert module.requirement("0.1.0", "/a") == module.requirement("v0.1.0", "/a")
+    assert module.requirement("0.1.0", "/a") == "jaxwaits==0.1.0"
+    assert module.requirement("latest", "/a") == "jaxwaits"
+
+
+def test_action_yml_declares_what_it_uses_and_calls_the_script() -> None:
+    action = yaml.safe_load(ACTION.read_text())
+    text = ACTION.read_text()
+    declared = set(action["inputs"])
+    used = set(re.findall(r"\$\{\{[^}]*?\binputs\.([\w-]+)", text))
+    assert used == declared, f"used, not declared: {used - declared}; unused: {declared - used}"
+    assert action["runs"]["using"] == "composite"
+    steps = action["runs"]["steps"]
+    script = SCRIPT.relative_to(ROOT).as_posix()
+    runs = {step.get("id"): step for step in steps if "run" in step}
+    assert set(runs) == {"install", "review"}
+    for name, step in runs.items():
+        assert step["run"] == f'python3 "$JAXWAITS_ACTION_PATH/{script}" {name}', name
+        assert step["env"]["JAXWAITS_ACTION_PATH"] == "${{ github.action_path }}"
+        assert "${{" not in step["run"]  # inputs reach the script through env, not the shell
+    # Every variable the script reads is set by the step that runs it, and no other
+    read = set(re.findall(r"\"(JAXWAITS_\w+)\"", SCRIPT.read_text()))
+    set_by_steps = set(runs["install"]["env"]) | set(runs["review"]["env"])
+    assert read == set_by_steps, (read, set_by_steps)
+    # Every step output the action reads is one the script writes
+    written = set(re.findall(r"set_output\(\"([\w-]+)\"", SCRIPT.read_text()))
+    for step_id, name in re.findall(r"steps\.(\w+)\.outputs\.([\w-]+)", text):
+        assert name in written, (step_id, name)
+    upload = [step for step in steps if "upload-sarif" in step.get("uses", "")]
+    assert len(upload) == 1 and "inputs.upload-sarif == 'true'" in upload[0]["if"]
+    assert upload[0]["with"]["sarif_file"] == "${{ steps.review.outputs.sarif-file }}"
+    assert "!cancelled()" in upload[0]["if"]  # uploaded when findings failed the review step
