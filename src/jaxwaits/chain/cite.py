@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from jaxwaits.chain import verdicts
 from jaxwaits.chain.facts import Facts
+from jaxwaits.chain.verdicts import ClaimVerdict
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.project import Project
 
@@ -31,21 +33,25 @@ def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
 
 
 def markdown(facts: Facts, claim: Claim, *, latest: bool = False) -> str:
-    """A Markdown link: the claim's ID, statement, what it is limited to along the scope axes
-    and the releases it declares, and its verdict on every release (judged on ``facts``); a
+    """A Markdown link to the claim, judged on ``facts`` (:func:`link`)."""
+    found = verdicts.per_release(facts.judge, facts.universe, facts.ledger, claim)
+    return link(claim, found, url(facts.project, claim.id, latest=latest))
+
+
+def link(claim: Claim, found: Mapping[str, ClaimVerdict], target: str) -> str:
+    """A Markdown link to ``target``: the claim's ID, statement, what it is limited to along the
+    scope axes and the releases it declares, and its verdict on every release (``found``); a
     claim that only another backend can show says it is not verified."""
     if claim.needs not in (None, "cpu"):
         verified = f"not verified: it needs {claim.needs}, which these checks do not run on"
     else:
-        found = verdicts.per_release(facts.judge, facts.universe, facts.ledger, claim)
         verified = verdicts.summary(found)
     if claim.releases:
         verified = f"declared to hold {claim.releases}; {verified}"
     limits = claim.scope.limits()
     if limits:
         verified = f"limited to {', '.join(limits)}; {verified}"
-    link = url(facts.project, claim.id, latest=latest)
-    return f"[`{claim.id}`: {claim.statement} ({verified})]({link})"
+    return f"[`{claim.id}`: {claim.statement} ({verified})]({target})"
 
 
 def _words(text: str) -> list[str]:
