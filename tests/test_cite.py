@@ -6,9 +6,12 @@ import dataclasses
 import re
 from pathlib import Path
 
-from jaxwaits.chain import cite, facts
+import pytest
+
+from jaxwaits.chain import cite, facts, packaged
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.claims.scope import Scope
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.project import Project
 
 
@@ -74,3 +77,22 @@ def test_check_site_refuses_a_page_that_shows_a_claim_failing(
         f"{name}.html: shows a failing claim; this site must not be published"
         for name in ("mark", "status")
     ]
+
+
+def test_the_packaged_index_reads_back_as_written_and_cites_alike(project: Project) -> None:
+    found = facts.load(project)
+    index = packaged.of(found)
+    assert packaged.loads(packaged.dumps(index)) == index
+    assert sorted(index.registry.claims) == sorted(found.registry.claims)
+    for claim in found.registry.claims.values():
+        for latest in (False, True):
+            target = cite.pinned(index.site(latest=latest), claim.id)
+            said = cite.link(index.registry.claims[claim.id], index.verdicts[claim.id], target)
+            assert said == cite.markdown(found, claim, latest=latest)
+
+
+def test_a_packaged_index_that_does_not_read_is_named(project: Project) -> None:
+    text = packaged.dumps(packaged.of(facts.load(project)))
+    for broken in (text.replace('"format": 1', '"format": 2'), text.replace('"holds"', '"fine"')):
+        with pytest.raises(JaxwaitsError, match="the packaged claims index cannot be read"):
+            packaged.loads(broken)

@@ -14,4 +14,6 @@ import every room below it and nothing above; nothing below imports it.
 - :mod:`~jaxwaits.chain.cite`: links to claims for a code review, and a check that they resolve
   in a build.
 - :mod:`~jaxwaits.chain.notes`: the release note of one verified release.
+- :mod:`~jaxwaits.chain.packaged`: the claims index a wheel carries, so that ``cite`` and
+  ``claims`` answer where there is no checkout.
 """
