@@ -11,6 +11,7 @@ from conftest import ROOT
 from copies import SCOPE
 
 from jaxwaits import cli
+from jaxwaits.chain import facts, packaged
 from jaxwaits.evidence import known as known_differences
 from jaxwaits.evidence import report
 from jaxwaits.evidence.outcomes import Outcome
@@ -18,6 +19,7 @@ from jaxwaits.evidence.platform import probe
 from jaxwaits.evidence.runner import run_snippets
 from jaxwaits.evidence.snippets import load_snippets, orphans, read_snippet
 from jaxwaits.evidence.template import Templates
+from jaxwaits.project import Project
 from jaxwaits.releases import ledger
 
 PAGE = f"""# Scratch
@@ -77,6 +79,31 @@ def test_cite_prints_a_link_and_names_an_unknown_claim(checkout: Path, capsys) -
     assert f"{said} on any release)](" in capsys.readouterr().out
     assert cli.main(["cite", "says-two"]) == 2
     assert "no claim 'says-two'" in capsys.readouterr().err
+
+
+def test_outside_a_checkout_cite_and_claims_print_the_packaged_index(
+    checkout: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch, capsys
+) -> None:
+    """As from ``pip install jaxwaits``: the index a wheel of this checkout carries (the wheel
+    itself is built in test_wheel.py)."""
+    assert cli.main(["claims"]) == 0
+    assert cli.main(["cite", "says-one"]) == 0
+    said = capsys.readouterr().out
+    index = packaged.of(facts.load(Project(checkout)))
+    monkeypatch.setattr(packaged, "carried", lambda: index)
+    monkeypatch.chdir(tmp_path_factory.mktemp("elsewhere"))
+    assert cli.main(["claims"]) == 0
+    assert cli.main(["cite", "says-one"]) == 0
+    out, err = capsys.readouterr()
+    assert out == said
+    assert f"from the claims index packaged with jaxwaits {index.version}: no checkout" in err
+    assert cli.main(["cite", "says-two"]) == 2
+    assert "no claim 'says-two'" in capsys.readouterr().err
+    monkeypatch.setattr(packaged, "carried", lambda: None)
+    assert cli.main(["cite", "says-one"]) == 2
+    err = capsys.readouterr().err
+    assert "no jax-waits checkout (snippets/ and docs/conf.py) above" in err
+    assert "and this jaxwaits carries no claims index" in err
 
 
 def test_run_reports_each_snippet_and_fails_on_a_difference(checkout: Path, capsys) -> None:

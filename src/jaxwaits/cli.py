@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from jaxwaits import review
-from jaxwaits.chain import cite, facts, notes, verdicts
+from jaxwaits.chain import cite, facts, notes, packaged, verdicts
 from jaxwaits.chain import problems as chain_problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
@@ -19,7 +19,7 @@ from jaxwaits.evidence.processes import children_die_with_us
 from jaxwaits.evidence.runner import run_on
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift
-from jaxwaits.project import Project, find_project
+from jaxwaits.project import NoCheckout, Project, find_project
 from jaxwaits.releases import environments, index, ledger, matrix, provenance, verify
 from jaxwaits.review import formats
 from jaxwaits.review.rules import RULES, parse_codes
@@ -72,24 +72,51 @@ def _unclassified(project: Project) -> list[str]:
     return verdicts.unclassified(judge, facts.registry(project).claims.values())
 
 
-def _claims(project: Project, args: argparse.Namespace) -> int:
-    """Every claim, then every problem the facts show: the same list the build reports, less
-    what only a build can know."""
+def _index() -> tuple[packaged.Index, facts.Facts | None]:
+    """The claims index of the checkout above the working directory, with its facts; outside a
+    checkout, the index this jaxwaits was built with (and no facts)."""
+    try:
+        project = find_project()
+    except NoCheckout as missing:
+        index = packaged.carried()
+        if index is None:
+            raise NoCheckout(
+                f"{missing}, and this jaxwaits carries no claims index (a wheel built from a "
+                "checkout does)"
+            ) from None
+        here = Path.cwd().resolve()
+        print(
+            f"jaxwaits: from the claims index packaged with jaxwaits {index.version}: no "
+            f"checkout above {here}",
+            file=sys.stderr,
+        )
+        return index, None
     found = facts.load(project)
-    for claim in sorted(found.registry.claims.values(), key=lambda c: c.id):
+    return packaged.of(found), found
+
+
+def _claims(args: argparse.Namespace) -> int:
+    """Every claim, then every problem the facts show: the same list the build reports, less
+    what only a build can know (outside a checkout, the claims alone)."""
+    index, found = _index()
+    for claim in sorted(index.registry.claims.values(), key=lambda c: c.id):
         print(f"{claim.id}: {claim.statement}")
-    problems = [*chain_problems.links(found), *chain_problems.judged(found, sys.executable)]
+    if found is None:
+        return 0
+    with children_die_with_us():
+        problems = [*chain_problems.links(found), *chain_problems.judged(found, sys.executable)]
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
 
 
-def _cite(project: Project, args: argparse.Namespace) -> int:
-    found = facts.load(project)
-    claim = found.registry.resolve(args.id)
+def _cite(args: argparse.Namespace) -> int:
+    index, _ = _index()
+    claim = index.registry.resolve(args.id)
     if claim is None:
         raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
-    print(cite.markdown(found, claim, latest=args.latest))
+    target = cite.pinned(index.site(latest=args.latest), claim.id)
+    print(cite.link(claim, index.verdicts[claim.id], target))
     return 0
 
 
@@ -241,15 +268,28 @@ def parser() -> argparse.ArgumentParser:
             help="interpreter with JAX installed",
         )
 
-    lst = commands.add_parser("claims", help="list the claims, and any broken link in the chain")
-    lst.set_defaults(handler=_claims)
+    packaged_too = (
+        "In a checkout it reads the checkout; outside one (pip install jaxwaits), the claims "
+        "index this jaxwaits was built with, which prints the same."
+    )
+    lst = commands.add_parser(
+        "claims",
+        help="list the claims, and any broken link in the chain",
+        description="List the claims, and any broken link in the chain (checked in a checkout "
+        f"only). {packaged_too}",
+    )
+    lst.set_defaults(handler=_claims, needs_project=False)
 
-    cit = commands.add_parser("cite", help="a Markdown link to a claim, for a code review")
+    cit = commands.add_parser(
+        "cite",
+        help="a Markdown link to a claim, for a code review",
+        description=f"A Markdown link to a claim, for a code review. {packaged_too}",
+    )
     cit.add_argument("id")
     cit.add_argument(
         "--latest", action="store_true", help="link to the newest build, not this site release"
     )
-    cit.set_defaults(handler=_cite)
+    cit.set_defaults(handler=_cite, needs_project=False)
 
     chk = commands.add_parser("check-site", help="claim pages, anchors and cite links resolve")
     chk.add_argument("html", nargs="?", default="docs/_build/html")

@@ -85,6 +85,10 @@ class Project:
             return str(path)
 
 
+class NoCheckout(JaxwaitsError):
+    """No jax-waits checkout above the folder a command runs in."""
+
+
 def is_checkout(folder: Path) -> bool:
     """Whether ``folder`` is the root of a jax-waits checkout (it holds snippets/ and
     docs/conf.py)."""
@@ -101,4 +105,4 @@ def find_project(start: Path | None = None) -> Project:
     for folder in (here, *here.parents):
         if is_checkout(folder):
             return Project(folder)
-    raise JaxwaitsError(f"no jax-waits checkout (snippets/ and docs/conf.py) above {here}")
+    raise NoCheckout(f"no jax-waits checkout (snippets/ and docs/conf.py) above {here}")

@@ -1,0 +1,141 @@
+"""``pip install jaxwaits`` answers ``cite`` and ``claims``: a wheel built from a copy of the
+checkout, installed into a fresh environment without JAX and run in a folder outside any
+checkout, prints what the checkout prints (from the claims index it carries)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from copies import copy_project
+
+from jaxwaits import cli
+from jaxwaits.chain import packaged
+from jaxwaits.claims.registry import Registry
+from jaxwaits.project import Project
+
+# What a build reads: the rooms the index comes from, the package, and what setuptools is given.
+BUILT_FROM = ("docs", "snippets", "annotated_src", "src")
+FILES = ("setup.py", "README.md", "LICENSE")
+INDEX = f"jaxwaits/chain/{packaged.FILE}"
+
+
+@dataclass(frozen=True)
+class Installed:
+    """The ``jaxwaits`` command of a fresh environment, run in a folder outside any checkout."""
+
+    env: Path
+    elsewhere: Path
+    wheels: tuple[Path, Path]  # built from the sdist (the one installed); straight from the copy
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        outside = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONHOME"}}
+        return subprocess.run(
+            [str(self.env / "bin" / args[0]), *args[1:]],
+            cwd=self.elsewhere,
+            env=outside,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+
+def _uv(*args: str | Path) -> None:
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.fail("building the wheel needs uv: python3 -m pip install uv", pytrace=False)
+    done = subprocess.run(
+        [uv, *map(str, args)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, f"uv {' '.join(map(str, args))}:\n{done.stdout}{done.stderr}"
+
+
+@pytest.fixture(scope="module")
+def installed(
+    tmp_path_factory: pytest.TempPathFactory, progress: Callable[[str], None]
+) -> Installed:
+    """A wheel built as a release is (an sdist, then the wheel from it), installed; and one
+    built straight from the copy, as ``pip install <checkout>`` builds it."""
+    base = tmp_path_factory.mktemp("wheel")
+    source = copy_project(base / "source", BUILT_FROM).root
+    for name in FILES:
+        shutil.copy2(ROOT / name, source / name)
+    progress("building the sdist and the wheel, and a wheel straight from the checkout")
+    _uv("build", "--python", sys.executable, "--out-dir", base / "dist", source)
+    _uv("build", "--python", sys.executable, "--wheel", "--out-dir", base / "direct", source)
+    (wheel,) = (base / "dist").glob("*.whl")
+    (direct,) = (base / "direct").glob("*.whl")
+    progress("installing the wheel into a fresh environment, without JAX")
+    _uv("venv", "--quiet", "--python", sys.executable, base / "env")
+    _uv("pip", "install", "--quiet", "--python", base / "env" / "bin" / "python", wheel)
+    (base / "elsewhere").mkdir()
+    return Installed(base / "env", base / "elsewhere", (wheel, direct))
+
+
+def _in_checkout(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> str:
+    """What ``python -m jaxwaits *args`` prints in the checkout."""
+    monkeypatch.chdir(ROOT)
+    cli.main(list(args))
+    return capsys.readouterr().out
+
+
+FOUND = "import importlib.util as u; print(u.find_spec('jax'), u.find_spec('jaxwaits').origin)"
+
+
+def test_the_environment_has_the_wheel_and_no_jax(installed: Installed) -> None:
+    found = installed.run("python", "-c", FOUND)
+    assert found.returncode == 0, found.stderr
+    jax, origin = found.stdout.split()
+    assert jax == "None"
+    assert Path(origin).is_relative_to(installed.env), origin
+
+
+def test_both_ways_of_building_carry_the_same_index(installed: Installed) -> None:
+    carried = []
+    for wheel in installed.wheels:
+        with zipfile.ZipFile(wheel) as built:
+            carried.append(built.read(INDEX))
+    assert carried[0] == carried[1]
+
+
+def test_claims_from_the_wheel_prints_what_the_checkout_prints(
+    installed: Installed, project: Project, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    listed = installed.run("jaxwaits", "claims")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout == _in_checkout(monkeypatch, capsys, "claims")
+    assert f"from the claims index packaged with jaxwaits {project.version}" in listed.stderr
+
+
+def test_cite_from_the_wheel_prints_what_the_checkout_prints(
+    installed: Installed, registry: Registry, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    claims = sorted(registry.claims.values(), key=lambda c: c.id)
+    kinds = [
+        claims[0],
+        next((c for c in claims if c.releases), None),  # declares :since: or :until:
+        next((c for c in claims if c.needs), None),  # another backend than CPU
+        next((c for c in claims if c.renamed_from), None),  # cited by an old ID
+    ]
+    for claim in (c for c in kinds if c is not None):
+        asked = claim.renamed_from[0] if claim.renamed_from else claim.id
+        for latest in ((), ("--latest",)):
+            cited = installed.run("jaxwaits", "cite", asked, *latest)
+            assert cited.returncode == 0, cited.stderr
+            assert cited.stdout == _in_checkout(monkeypatch, capsys, "cite", asked, *latest)
+
+
+def test_cite_from_the_wheel_names_an_unknown_claim(installed: Installed) -> None:
+    cited = installed.run("jaxwaits", "cite", "no-such-claim")
+    assert cited.returncode == 2
+    assert cited.stdout == ""
+    assert "no claim 'no-such-claim'" in cited.stderr
