@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib import parse
 
 import jsonschema
 import pytest
@@ -144,7 +145,7 @@ def sarif_results(outputs: dict[str, str]) -> list[tuple[str, str, int]]:
     return [
         (
             result["ruleId"],
-            result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            parse.unquote(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]),
             result["locations"][0]["physicalLocation"]["region"]["startLine"],
         )
         for result in sarif["runs"][0]["results"]

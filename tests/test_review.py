@@ -556,3 +556,16 @@ def test_the_library_table_names_only_known_kinds() -> None:
     assert "filter_jit" in facts.BLOCKING and "filter_jit" in facts.JITTING
     with pytest.raises(ImportError, match=r"\[equinox\] names no kind of callable: jitted"):
         facts.library('[equinox]\nwhy = "..."\njitted = ["filter_jit"]\n')
+
+
+def test_a_file_name_with_a_space_a_comma_and_a_colon(tmp_path: Path) -> None:
+    """SARIF's uri is a URI reference (the space is %20), and a workflow command's `file=` ends at
+    an unescaped `,` or `:`."""
+    path = tmp_path / "timed step,v2:a.py"
+    path.write_text(NUMPY_BLOCKED)
+    done = review.review([path], set(RULES))
+    github = formats.render(done, formats.Format.GITHUB, tmp_path)
+    assert github.startswith("::warning file=timed step%2Cv2%3Aa.py,line=")
+    sarif = json.loads(formats.render(done, formats.Format.SARIF, tmp_path))
+    uri = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert uri["uri"] == "timed%20step%2Cv2%3Aa.py"

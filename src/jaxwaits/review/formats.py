@@ -9,6 +9,7 @@ import functools
 import json
 from importlib import metadata
 from pathlib import Path
+from urllib import parse
 
 from jaxwaits.chain import cite
 from jaxwaits.review.results import Located, Review
@@ -107,7 +108,7 @@ def _github(review: Review, root: Path) -> str:
         rule = RULES[found.finding.rule]
         message = f"{found.finding.message} ({checklist_url(rule)})"
         lines.append(
-            f"::warning file={_relative(found.path, root)},line={found.finding.line},"
+            f"::warning file={_property(_relative(found.path, root))},line={found.finding.line},"
             f"col={found.finding.col},title={rule.code} {rule.name}::{_escape(message)}"
         )
     lines += [f"::error::{_escape(problem)}" for problem in review.unreadable]
@@ -116,6 +117,11 @@ def _github(review: Review, root: Path) -> str:
 
 def _escape(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    """A workflow command's property value (a file name): its `,` and `:` end it, unescaped."""
+    return _escape(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _sarif(review: Review, root: Path) -> str:
@@ -141,7 +147,7 @@ def _sarif(review: Review, root: Path) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": _relative(found.path, root)},
+                        "artifactLocation": {"uri": parse.quote(_relative(found.path, root))},
                         "region": {
                             "startLine": found.finding.line,
                             "startColumn": found.finding.col,
