@@ -42,7 +42,7 @@ class Project:
             try:
                 source = sources.pieces(path)[0].source
                 tree = ast.parse(source)
-            except (Exception, RecursionError):  # unreadable here: reviewing it says why
+            except Exception:  # unreadable here (RecursionError too): reviewing it says why
                 return None
         module = Module(tree, source, self.importer(path), self.handed.get(path), path)
         self._facts[path] = module
