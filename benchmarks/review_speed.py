@@ -1,26 +1,36 @@
-"""`jaxwaits review` against `ast.parse` alone, on the installed JAX's own `jax/` package: the
+"""`jaxwaits review` against `ast.parse` alone, on the installed JAX's own `jax/` package: each
+measured as a user meets it, in an interpreter of its own (startup and imports included), the
 fastest of several runs of each, side by side (the checks must stay cheap next to parsing)."""
 
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib.util
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
+PARSE = """
+import ast, sys
+from pathlib import Path
+for f in sorted(Path(sys.argv[1]).rglob("*.py")):
+    ast.parse(f.read_text(encoding="utf-8"))
+"""
+REVIEW = """
+import sys
+from pathlib import Path
 from jaxwaits import review
 from jaxwaits.review.rules import RULES
+review.review([Path(sys.argv[1])], set(RULES), jobs=int(sys.argv[2]))
+"""
 
 
-def fastest(repeat: int, work: object) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        work()  # type: ignore[operator]
-        times.append(time.perf_counter() - started)
-    return min(times)
+def run(program: str, *args: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", program, *args], check=True)
+    return time.perf_counter() - started
 
 
 def main() -> None:
@@ -32,10 +42,13 @@ def main() -> None:
     package = Path(spec.origin).parent
     files = sorted(package.rglob("*.py"))
     lines = sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files)
-    parse = fastest(args.repeat, lambda: [ast.parse(f.read_text(encoding="utf-8")) for f in files])
-    one = fastest(args.repeat, lambda: review.review([package], set(RULES), jobs=1))
-    every = fastest(args.repeat, lambda: review.review([package], set(RULES)))
-    cores = os.cpu_count()
+    cores = os.cpu_count() or 1
+    runs: dict[str, list[float]] = {"parse": [], "one": [], "every": []}
+    for _ in range(args.repeat):  # in turn, so that a busy moment falls on each alike
+        runs["parse"].append(run(PARSE, str(package)))
+        runs["one"].append(run(REVIEW, str(package), "1"))
+        runs["every"].append(run(REVIEW, str(package), str(cores)))
+    parse, one, every = (min(times) for times in runs.values())
     print(f"{len(files)} files, {lines} lines in {package}")
     print(f"ast.parse alone:          {parse:.2f} s")
     print(f"review, one core:         {one:.2f} s ({one / parse:.2f}x parse)")

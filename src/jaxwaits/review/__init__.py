@@ -16,6 +16,7 @@ the site's review checklist, each linked to its checklist item and the claims th
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
@@ -52,6 +53,16 @@ def review(paths: list[Path], rules: set[str], jobs: int | None = None) -> Revie
     """Review every file under ``paths``, on every core when there are many, as one project:
     imports between its modules are followed. A file that cannot be read is named, and the
     others are still reviewed."""
+    collecting = gc.isenabled()
+    gc.disable()  # syntax trees hold no cycles, and the collector's passes over them cost a third
+    try:
+        return _review(paths, rules, jobs)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
     done = Review()
     found = list(sources.files(paths))
     done.files = len(found)
@@ -83,6 +94,7 @@ _project: Project | None = None  # a worker process's
 
 def _start(roots: list[Path]) -> None:
     global _project
+    gc.disable()  # as in the parent: a worker may be started afresh, not forked
     _project = Project(roots)
 
 

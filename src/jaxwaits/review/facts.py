@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 
 def library(text: str) -> dict[str, set[str]]:
@@ -256,6 +257,9 @@ class Module:
         path: Path | None = None,
     ) -> None:
         self.nodes = walk(tree)  # walked once: walking is most of the cost
+        self._kinds: dict[type, list[ast.AST]] = {}  # the nodes by their exact type
+        for node in self.nodes:
+            self._kinds.setdefault(type(node), []).append(node)
         self.tree_body = tree.body
         self.source = source
         self.lines = source.splitlines()
@@ -301,28 +305,34 @@ class Module:
         for lines in self.called.values():
             lines.sort()  # the first call of each is then lines[0]
 
+    def of(self, *kinds: type) -> list[Any]:
+        """The module's nodes of these exact types (``ast.Call``, …), each type's in the order
+        of ``walk``: most checks ask for one or two types, and this spares them every node."""
+        if len(kinds) == 1:
+            return self._kinds.get(kinds[0], [])
+        return [node for kind in kinds for node in self._kinds.get(kind, [])]
+
     def _collect(self) -> None:
-        # by the node's type, tested with `is`: this loop sees every node of every module
-        for node in self.nodes:
-            kind = type(node)
-            if kind is ast.Call:
-                self._collect_call(node)  # type: ignore[arg-type]
-            elif kind is ast.Assign:
-                self._collect_assign(node)  # type: ignore[arg-type]
-            elif kind is ast.Subscript and type(node.slice) is ast.Slice:  # type: ignore[attr-defined]
-                lower = node.slice.lower  # type: ignore[attr-defined]
+        for node in self.of(ast.Import, ast.ImportFrom):  # first: calls ask what was imported
+            self._imported(node)
+        for node in self.of(ast.Call):
+            self._collect_call(node)
+        for node in self.of(ast.Assign):
+            self._collect_assign(node)
+        for node in self.of(ast.Subscript):
+            if type(node.slice) is ast.Slice:
+                lower = node.slice.lower
                 if (isinstance(lower, ast.Constant) and lower.value == 1) or (
                     isinstance(lower, ast.Name) and "warm" in lower.id.lower()
                 ):
-                    self.kept_names |= names_read(node.value)  # type: ignore[attr-defined]
-            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-                self._collect_function(node)  # type: ignore[arg-type]
-            elif kind is ast.Import or kind is ast.ImportFrom:
-                self._imported(node)  # type: ignore[arg-type]
-            elif kind is ast.ClassDef:
-                self._collect_class(node)  # type: ignore[arg-type]
-            elif kind is ast.While and isinstance(node.test, ast.Name):  # type: ignore[attr-defined]
-                self.times = self.times or node.test.id == "state"  # type: ignore[attr-defined]
+                    self.kept_names |= names_read(node.value)
+        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
+            self._collect_function(node)
+        for node in self.of(ast.ClassDef):
+            self._collect_class(node)
+        for node in self.of(ast.While):
+            if isinstance(node.test, ast.Name):
+                self.times = self.times or node.test.id == "state"
 
     def _collect_function(self, node: Function) -> None:
         self.functions.setdefault(node.name, []).append(node)
@@ -417,8 +427,8 @@ class Module:
 
     def _factories(self) -> None:
         """The module's functions that return a jitted function: ``return jax.jit(step)``."""
-        for node in self.nodes:
-            if isinstance(node, ast.Return) and node.value is not None:
+        for node in self.of(ast.Return):
+            if node.value is not None:
                 value = node.value
                 made = isinstance(value, ast.Call) and wrapper_name(value.func) in JITTING
                 if made or callee_key(value) in self.jitted:
@@ -551,8 +561,8 @@ class Module:
             return
         self._known = True
         self._classify_functions()
-        for node in self.nodes:
-            if isinstance(node, ast.Assign) and self.jax_call(node.value):
+        for node in self.of(ast.Assign):
+            if self.jax_call(node.value):
                 for target in node.targets:
                     self.jax_values.update(bound_names(target))
         self._scopes()
@@ -585,16 +595,16 @@ class Module:
         functions, by call or as a decorator: ``bench(step, x)``, ``@timed``; and the functions
         of other modules of the project it hands them to (``handing``)."""
         handed: dict[str, set[int]] = {k: set(v) for k, v in self._handed.items()}
-        for node in self.nodes:
-            if isinstance(node, ast.Call) and (key := callee_key(node.func)):
+        for node in self.of(ast.Call):
+            if key := callee_key(node.func):
                 for i, argument in enumerate(node.args):
                     if self._jax_function(argument):
                         handed.setdefault(key, set()).add(i)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if node.name in self.jax_functions | self.jitted:
-                    for decorator in node.decorator_list:
-                        if key := callee_key(decorator):
-                            handed.setdefault(key, set()).add(0)
+        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
+            if node.name in self.jax_functions | self.jitted:
+                for decorator in node.decorator_list:
+                    if key := callee_key(decorator):
+                        handed.setdefault(key, set()).add(0)
         for name, positions in handed.items():
             if name in self.imported_functions:
                 target, theirs = self.imported_functions[name]
@@ -707,8 +717,8 @@ class Module:
         """By name, the names bound to values that read it: ``dt = t1 - t0``,
         ``times.append(dt)`` (found the first time it is asked: most modules never ask)."""
         flows: list[tuple[list[str], set[str]]] = []
-        for node in self.nodes:
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value:
+        for node in self.of(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call):
+            if not isinstance(node, ast.Call) and node.value:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 bound = [name for target in targets for name in bound_names(target)]
                 flows.append((bound, names_read(node.value)))
@@ -725,17 +735,16 @@ class Module:
     def traced_calls(self, called: str) -> Iterator[tuple[Function, ast.Call]]:
         """Each call of ``called`` (its last name) inside a module function whose body is
         traced (by ``jit``, ``vmap``, ``scan`` …), with that function."""
-        for node in self.nodes:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if node.name in self.traced:
-                    for inner in walk(node):
-                        if isinstance(inner, ast.Call) and callee_name(inner.func) == called:
-                            yield node, inner
+        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
+            if node.name in self.traced:
+                for inner in walk(node):
+                    if isinstance(inner, ast.Call) and callee_name(inner.func) == called:
+                        yield node, inner
 
     @functools.cached_property
     def assigned(self) -> list[ast.Assign]:
         """The module's assignments, in the order of their lines."""
-        return sorted((n for n in self.nodes if isinstance(n, ast.Assign)), key=lambda n: n.lineno)
+        return sorted(self.of(ast.Assign), key=lambda n: n.lineno)
 
     def is_benchmark_loop(self, node: ast.While) -> bool:
         """google_benchmark's timed loop, ``while state:``, in a module that imports it."""

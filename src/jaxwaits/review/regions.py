@@ -58,12 +58,12 @@ def regions(module: Module) -> list[Region]:
     if not module.times:
         return []
     found: list[Region] = []
-    for node in module.nodes:
-        if isinstance(node, ast.Call):
-            found += _timeit(module, node)
-        elif isinstance(node, ast.With):
-            found += _timed_block(module, node)
-        elif isinstance(node, ast.While) and module.is_benchmark_loop(node):
+    for node in module.of(ast.Call):
+        found += _timeit(module, node)
+    for node in module.of(ast.With):
+        found += _timed_block(module, node)
+    for node in module.of(ast.While):
+        if module.is_benchmark_loop(node):
             # google_benchmark times each round of `while state:`; it reports a mean over
             # rounds it chooses, like timeit's calibration, so the runs are not counted
             host = _host_before(module, node.lineno)
@@ -79,8 +79,8 @@ def _readings(module: Module) -> set[str]:
     not starts (``et = time.time()`` in ``tt += et - st``)."""
     first: set[str] = set()
     second: set[str] = set()
-    for node in module.nodes:
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+    for node in module.of(ast.BinOp):
+        if isinstance(node.op, ast.Sub):
             first |= names_read(node.left)
             second |= names_read(node.right)
     return first - second

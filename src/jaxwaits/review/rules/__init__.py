@@ -79,6 +79,7 @@ def _found() -> dict[str, Rule]:
 
 
 RULES: dict[str, Rule] = _found()
+WORDS = tuple(dict.fromkeys(word for rule in RULES.values() for word in rule.words))
 
 
 def parse_codes(text: str) -> set[str]:
@@ -94,7 +95,7 @@ def parse_codes(text: str) -> set[str]:
 
 def worth_checking(source: str) -> bool:
     """Could any rule find anything in ``source``? (Most files have no timing, and are left.)"""
-    return any(word in source for rule in RULES.values() for word in rule.words)
+    return any(word in source for word in WORDS)
 
 
 def check(facts: Module, codes: set[str] | None = None) -> list[Finding]:

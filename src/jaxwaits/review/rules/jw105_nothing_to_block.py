@@ -36,7 +36,7 @@ WORDS = ("block_until_ready",)
 
 def check(source: Source) -> Iterator[Finding]:
     facts = source.facts
-    for call in facts.nodes:
+    for call in facts.of(ast.Call):
         if not (
             isinstance(call, ast.Call)
             and isinstance(call.func, ast.Attribute)

@@ -70,10 +70,10 @@ def check(source: Source) -> Iterator[Finding]:
             changed |= _changed_outside(definition)
     if not changed:
         return
-    waits = [n for n in facts.nodes if isinstance(n, ast.Call) and facts.is_wait(n)]
+    waits = [n for n in facts.of(ast.Call) if facts.is_wait(n)]
     reported: set[tuple[int, str]] = set()
-    for node in facts.nodes:
-        if not isinstance(getattr(node, "ctx", None), ast.Load):
+    for node in facts.of(ast.Name, ast.Attribute):
+        if not isinstance(node.ctx, ast.Load):
             continue
         name = node.id if isinstance(node, ast.Name) else dotted_name(node)
         line = getattr(node, "lineno", 0)

@@ -47,7 +47,7 @@ def check(source: Source) -> Iterator[Finding]:
     """The environment variable anywhere; an option that makes dispatch wait, where the module
     times work."""
     facts = source.facts
-    for node in facts.nodes:
+    for node in facts.of(ast.Constant, ast.Call):
         if isinstance(node, ast.Constant) and node.value == ASYNC_VARIABLE:
             yield finding(
                 CODE,

@@ -39,9 +39,7 @@ RUNTIME_ERRORS = {"RuntimeError", "XlaRuntimeError", "JaxRuntimeError"}
 def check(source: Source) -> Iterator[Finding]:
     """A ``try`` that catches a runtime error around a JAX call, with no wait inside it."""
     facts = source.facts
-    for node in facts.nodes:
-        if not isinstance(node, ast.Try):
-            continue
+    for node in facts.of(ast.Try):
         caught = set()
         for handler in node.handlers:
             types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]

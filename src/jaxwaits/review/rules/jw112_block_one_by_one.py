@@ -34,7 +34,8 @@ WORDS = ("block_until_ready",)
 def check(source: Source) -> Iterator[Finding]:
     """A loop or comprehension whose only work is ``a.block_until_ready()`` of its own item, or
     a ``tree_map`` of ``lambda a: a.block_until_ready()``."""
-    for node in source.facts.nodes:
+    kinds = (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.Call)
+    for node in source.facts.of(*kinds):
         if isinstance(node, ast.For):
             if len(node.body) != 1 or not isinstance(node.body[0], ast.Expr):
                 continue
