@@ -260,6 +260,26 @@ jax.tree.map(lambda a: a.block_until_ready(), metrics)  # <- JW112
 jax.tree_util.tree_map(lambda a, b: a.block_until_ready(), metrics, metrics)
 jax.block_until_ready(metrics)
 """,
+    # kingoflolz/mesh-transformer-jax mesh_transformer/transformer_shard.py: a nested `eval`
+    # is pjitted in __init__, and the method `eval` blocks; a bare name never finds a method
+    "a traced function and a method of the same name": """
+class Model:
+    def __init__(self):
+        def eval(params, x):
+            return params * x
+        self.eval_jit = jax.jit(eval)
+
+    def eval(self, x):
+        jnp.zeros(()).block_until_ready()
+        return self.eval_jit(1.0, x)
+
+def norm(a):
+    a.block_until_ready()  # <- JW104
+    return a
+
+def main():
+    normed = jax.jit(norm)
+""",
     "timeit handed the closure a factory returns": """
 def make_run(a):
     def run():

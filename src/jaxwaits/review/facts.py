@@ -276,6 +276,9 @@ class Module:
         self.imported: set[str] = set()  # every module the module imports, by its full name
         self.from_timeit = {"timeit"}  # names imported from timeit (`%timeit` becomes timeit)
         self.traced: set[str] = set()  # functions whose body is traced
+        self._traced_here: set[int] = set()  # the definitions a tracer decorates
+        self._traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
+        self._methods: set[int] = set()  # definitions in a class body: no bare name finds them
         self.jitted: set[str] = set()  # names bound to jitted functions
         self.compiled: set[str] = set()  # names bound to compiled functions: they never compile
         self.pure: set[str] = set()  # jitted by jax itself: they change none of their arguments
@@ -340,6 +343,7 @@ class Module:
             wrapper = wrapper_name(decorator)
             if wrapper in TRACING:
                 self.traced.add(node.name)
+                self._traced_here.add(id(node))
             if wrapper in JITTING:
                 self.jitted.add(node.name)
                 if wrapper in BLOCKING:
@@ -352,6 +356,7 @@ class Module:
         """A context manager class that reads a timer on entering and on leaving, and the
         methods of a class that are @contextmanager timers."""
         methods = {m.name: m for m in node.body if isinstance(m, Function)}
+        self._methods |= {id(m) for m in node.body if isinstance(m, Function)}
         hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
         if all(hook is not None and first_timer(hook) for hook in hooks):
             self.timing_contexts.add(node.name)
@@ -365,6 +370,7 @@ class Module:
             for argument in node.args[:3]:
                 if isinstance(argument, ast.Name):
                     self.traced.add(argument.id)
+                    self._traced_names.append((argument.id, node.lineno))
         used = [node.func]
         if isinstance(node.func, ast.Attribute):  # f.lower(x) compiles f
             used.append(node.func.value)
@@ -736,10 +742,36 @@ class Module:
         """Each call of ``called`` (its last name) inside a module function whose body is
         traced (by ``jit``, ``vmap``, ``scan`` …), with that function."""
         for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
-            if node.name in self.traced:
+            if id(node) in self._traced_definitions:
                 for inner in walk(node):
                     if isinstance(inner, ast.Call) and callee_name(inner.func) == called:
                         yield node, inner
+
+    @functools.cached_property
+    def _traced_definitions(self) -> set[int]:
+        """The definitions whose bodies are traced: those a tracer decorates, and the one a
+        name handed to a tracing call finds from where it is called, as Python finds it (the
+        nearest enclosing definition of that name; a method is never found by its bare name,
+        so ``jit(eval)`` in ``__init__`` does not trace the method ``eval``)."""
+        found = set(self._traced_here)
+        for name, line in self._traced_names:
+            depths = {
+                id(d): depth
+                for d in self.functions.get(name, [])
+                if id(d) not in self._methods and (depth := self._depth_seen(d, line)) >= 0
+            }
+            nearest = max(depths.values(), default=-1)
+            found |= {d for d, depth in depths.items() if depth == nearest}
+        return found
+
+    def _depth_seen(self, definition: Function, line: int) -> int:
+        """How deep the scope a definition is made in lies (0: the module), or -1 when that
+        scope does not hold ``line``."""
+        outer = [f for f in self.around(definition.lineno) if f is not definition]
+        if not outer:
+            return 0
+        scope = max(outer, key=lambda f: f.lineno)
+        return len(outer) if spans_line(scope, line) else -1
 
     @functools.cached_property
     def assigned(self) -> list[ast.Assign]:
