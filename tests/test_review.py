@@ -280,6 +280,27 @@ def norm(a):
 def main():
     normed = jax.jit(norm)
 """,
+    # google-deepmind/acme acme/agents/jax/sac/learning.py (and six other learners): each
+    # call is timed from the last reading to this one, and nothing waits on the update
+    "a lap timer kept on the object": """
+class Learner:
+    def __init__(self):
+        self._timestamp = None
+
+    def step(self):
+        self._state, metrics = step(self._state)
+        timestamp = time.time()  # <- JW101
+        elapsed_time = timestamp - self._timestamp if self._timestamp else 0
+        self._timestamp = timestamp
+        self._logger.write({**metrics, "walltime": elapsed_time})
+
+    def step_blocked(self):
+        self._state, metrics = step(self._state)
+        jax.block_until_ready(metrics)
+        timestamp = time.time()
+        elapsed_time = timestamp - self._timestamp if self._timestamp else 0
+        self._timestamp = timestamp
+""",
     "timeit handed the closure a factory returns": """
 def make_run(a):
     def run():

@@ -71,6 +71,43 @@ def regions(module: Module) -> list[Region]:
     readings = _readings(module)
     for body in module.bodies():
         found += _timer_readings(module, body, readings)
+    for owner in module.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While):
+        found += _laps(module, owner.body)
+    return found
+
+
+def _laps(module: Module, body: list[ast.stmt]) -> list[Region]:
+    """A lap timer in a function or a loop: ``now = time.time()``, ``now - self.last``, then
+    ``self.last = now``. Each call (or round) is timed from the last reading to this one, so
+    what the body does before the reading is timed. The first lap has no start: the first
+    call, which compiles, is never in one (JW102 is not asked)."""
+    found = []
+    for i, statement in enumerate(body):
+        if not (
+            i
+            and isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(now := statement.targets[0], ast.Name)
+            and is_timer(statement.value)
+        ):
+            continue
+        later = [n for s in body[i + 1 :] for n in ast.walk(s)]
+        since = {
+            callee_key(n.right)
+            for n in later
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
+            and isinstance(n.left, ast.Name) and n.left.id == now.id
+        }  # fmt: skip
+        kept = {
+            callee_key(n.targets[0])
+            for n in later
+            if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.value, ast.Name) and n.value.id == now.id
+        }  # fmt: skip
+        if since & kept - {""}:
+            host = _host_before(module, body[0].lineno)
+            timer = statement.value
+            found.append(_read(module, host, body[:i], statement, body[0].lineno, timer, False))
     return found
 
 
