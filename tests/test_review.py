@@ -301,6 +301,24 @@ class Learner:
         elapsed_time = timestamp - self._timestamp if self._timestamp else 0
         self._timestamp = timestamp
 """,
+    # a function of the module that dispatches apart the results it returns (maxdiffusion's
+    # _prepare_model_inputs); one jitted call's results are ready together
+    "several results of a function that dispatches them apart": """
+def prepare(a):
+    latents = step(a)
+    negative = jnp.zeros(3)
+    return latents, negative
+
+step(x).block_until_ready()
+t0 = time.perf_counter()
+latents, negative = prepare(x)
+latents.block_until_ready()
+conditioning = time.perf_counter() - t0  # <- JW103
+t0 = time.perf_counter()
+loss, grads = step(x)
+loss.block_until_ready()
+one_call = time.perf_counter() - t0
+""",
     "timeit handed the closure a factory returns": """
 def make_run(a):
     def run():

@@ -241,6 +241,44 @@ write_ckpt(state, "ckpt/")
 print(f"Wrote checkpoint in {time.time() - start}s")
 """,
     },
+    # AI-Hypercomputer/maxdiffusion pipelines/wan: WanPipeline2_1(WanPipeline) times its
+    # "conditioning" stage, blocking two of the inherited _prepare_model_inputs' results
+    "a method inherited from another module's class, several results blocked in part": {
+        "pipelines/__init__.py": "",
+        "pipelines/base.py": """\
+import jax
+import jax.numpy as jnp
+
+class Pipeline:
+    def _prepare(self, prompt):
+        latents = jax.random.normal(jax.random.key(0), (4,))
+        embeds = self.encode(prompt)
+        negative = jnp.zeros(3)
+        return latents, embeds, negative
+
+    def encode(self, prompt):
+        return jnp.ones(3)
+""",
+        "pipelines/two.py": """\
+import time
+import jax
+from .base import Pipeline
+
+class PipelineTwo(Pipeline):
+    def __call__(self, prompt):
+        t0 = time.perf_counter()
+        latents, embeds, negative = self._prepare(prompt)
+        latents.block_until_ready()
+        embeds.block_until_ready()
+        return time.perf_counter() - t0  # <- JW103
+
+    def all_blocked(self, prompt):
+        t0 = time.perf_counter()
+        latents, embeds, negative = self._prepare(prompt)
+        jax.block_until_ready((latents, embeds, negative))
+        return time.perf_counter() - t0
+""",
+    },
     "an import of a module the project does not have": {
         "train.py": """\
 import time

@@ -269,6 +269,7 @@ class Module:
         self._import_nodes: list[ast.Import | ast.ImportFrom] = []
         # names bound to functions of other modules of the project: where they are defined
         self.imported_functions: dict[str, tuple[Module, str]] = {}
+        self.inherited: dict[str, Module] = {}  # methods a class here inherits: where defined
         self.handing: list[tuple[Module, str, set[int]]] = []  # (module, function, positions)
         self.jax_modules = set(JAX_MODULES)
         self.numpy_modules = set(NUMPY_MODULES)
@@ -468,8 +469,27 @@ class Module:
                 bound = alias.asname or alias.name
                 if found is not None and alias.name in found.defined:
                     self._share(found, bound, alias.name)
+                    self._inherit(found, bound, alias.name)
                 elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
                     self._share(inner, f"{bound}.")  # from . import utils
+
+    def _inherit(self, target: Module, bound: str, name: str) -> None:
+        """The methods a class of this module inherits from ``target``'s class ``name``
+        (imported as ``bound``): ``self.prepare()`` in ``class Mine(Theirs)`` is theirs."""
+        if not any(
+            isinstance(base, ast.Name) and base.id == bound
+            for node in self.of(ast.ClassDef)
+            for base in node.bases
+        ):
+            return
+        for node in target.of(ast.ClassDef):
+            if node.name != name:
+                continue
+            for method in (m for m in node.body if isinstance(m, Function)):
+                self.inherited[method.name] = target
+                for kind in ("jax_functions", "waiting_functions", "jitted"):
+                    if method.name in getattr(target, kind):
+                        getattr(self, kind).add(method.name)
 
     def _share(self, target: Module, bound: str, name: str = "") -> None:
         """Take ``target``'s kinds of ``name`` as ``bound``, or, with no name, every name it
@@ -674,6 +694,31 @@ class Module:
             if self.from_jax(func):
                 work = not set(dotted_parts(func)) & (NOT_WORK | TRACING)
                 return work and not func.attr[:1].isupper()
+        return False
+
+    def dispatches_apart(self, call: ast.Call) -> bool:
+        """A call of a module function (not jitted) that dispatches more than one piece of
+        JAX work and returns several values: they need not be ready together
+        (``latents, embeds, negative = self._prepare(prompt)``)."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            name = func.id
+        elif isinstance(func, ast.Attribute) and dotted_parts(func)[:1] == ["self"]:
+            name = func.attr
+        else:
+            return False
+        if name in self.jitted | self.compiled or name not in self.jax_functions:
+            return False
+        if name not in self.functions and name in self.inherited:
+            return self.inherited[name].dispatches_apart(call)
+        for definition in self.functions.get(name, []):
+            inside = walk(definition)
+            calls = [n for n in inside if isinstance(n, ast.Call) and self.jax_call(n)]
+            several = any(
+                isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple) for n in inside
+            )
+            if len(calls) > 1 and several:
+                return True
         return False
 
     def is_wait(self, node: ast.Call) -> bool:

@@ -378,12 +378,34 @@ class Timed:
                 self.waited |= self.held(node.test)  # `if loss < best:` reads the values
         for target, value in module.assignments(statement):
             work = self.held(value)
+            if work and self._apart(target, value):
+                continue
             if work:
                 names = bound_names(target)
                 self.sources.update({name: work for name in names})
                 for place in self.made_in(value) & self.made.keys():
                     if self.made[place].endswith("(...)") and names:
                         self.made[place] = ", ".join(names)
+
+    def _apart(self, target: ast.AST, value: ast.AST) -> bool:
+        """Results of a module function that dispatches several pieces of work, unpacked: each
+        name is work of its own, waited on by itself (the call's place gives way to them)."""
+        if not (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, ast.Call)
+            and id(value) in self._jax_calls
+            and self.module.dispatches_apart(value)
+        ):
+            return False
+        place = (value.lineno, value.col_offset)
+        self.made.pop(place, None)
+        self.steps.discard(place)
+        for k, name in enumerate(bound_names(target)):
+            part = (value.lineno, -1 - k)  # not a column: one result of the call
+            self.made[part] = name
+            self.steps.add(part)
+            self.sources[name] = {part}
+        return True
 
     def _call(self, node: ast.Call, statement: ast.stmt) -> None:
         module = self.module
