@@ -319,6 +319,25 @@ loss, grads = step(x)
 loss.block_until_ready()
 one_call = time.perf_counter() - t0
 """,
+    # google-research/vision_transformer vit_jax/train.py: img/sec/core read and restarted
+    # in the block that reports every progress_every steps
+    "a rate read and restarted every N rounds": """
+step(x).block_until_ready()
+lt0, lstep = time.time(), 0
+for i in range(100):
+    state = step(x)
+    if i % 10 == 0:
+        rate = (i - lstep) / (time.time() - lt0)  # <- JW101
+        lt0, lstep = time.time(), i
+        print(float(state), rate)
+lt0 = time.time()
+for i in range(100):
+    state = step(x)
+    if i % 10 == 0:
+        print(float(state))
+        rate = 10 / (time.time() - lt0)
+        lt0 = time.time()
+""",
     "timeit handed the closure a factory returns": """
 def make_run(a):
     def run():

@@ -73,7 +73,60 @@ def regions(module: Module) -> list[Region]:
         found += _timer_readings(module, body, readings)
     for owner in module.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While):
         found += _laps(module, owner.body)
+    for loop in module.of(ast.For, ast.While):
+        found += _rounds(module, loop)
     return found
+
+
+def _rounds(module: Module, loop: ast.For | ast.While) -> list[Region]:
+    """A timer read and started again in one block of a loop: ``time.time() - lt0``, then
+    ``lt0 = time.time()`` (vit's ``if step % progress_every == 0:``). Each reading after the
+    first times the rounds since the last one, so the loop's body down to the reading is
+    timed; the first is the region its start before the loop makes, and compiles there."""
+    found = []
+    for block in _blocks(loop.body):
+        for i, statement in enumerate(block):
+            since = {
+                n.right.id: n.left
+                for n in ast.walk(statement)
+                if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
+                and isinstance(n.right, ast.Name) and is_timer(n.left)
+            }  # fmt: skip
+            for later in block[i + 1 :]:
+                for target, value in module.assignments(later):
+                    if isinstance(target, ast.Name) and target.id in since and is_timer(value):
+                        statements = _before(loop.body, statement) or []
+                        host = _host_before(module, loop.lineno)
+                        timer = since.pop(target.id)
+                        found.append(
+                            _read(module, host, statements, statement, later.lineno, timer, False)
+                        )
+    return found
+
+
+def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """A loop's body and the blocks nested in it that run in its rounds (not those of an inner
+    loop or function: they are their own)."""
+    yield body
+    for statement in body:
+        if not isinstance(statement, (ast.For, ast.While, ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in statement_lists(statement):
+                yield from _blocks(block)
+
+
+def _before(statements: list[ast.stmt], target: ast.stmt) -> list[ast.stmt] | None:
+    """The statements run before ``target`` from the start of ``statements``, into the blocks
+    it is nested in; None when it is not there."""
+    region: list[ast.stmt] = []
+    for statement in statements:
+        if statement is target:
+            return region
+        for block in statement_lists(statement):
+            inner = _before(block, target)
+            if inner is not None:
+                return region + inner
+        region.append(statement)
+    return None
 
 
 def _laps(module: Module, body: list[ast.stmt]) -> list[Region]:
