@@ -1,0 +1,123 @@
+"""The whole-repository sets (benchmarks/wholerepos/) read as their README says, and the script
+that scores them counts what it should: tried on a repository made here, as a bare mirror."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+SETS = sorted((ROOT / "benchmarks" / "wholerepos").glob("*.toml"))
+spec = importlib.util.spec_from_file_location(
+    "review_wholerepos", ROOT / "benchmarks" / "review_wholerepos.py"
+)
+assert spec is not None and spec.loader is not None
+wholerepos = importlib.util.module_from_spec(spec)
+sys.modules["review_wholerepos"] = wholerepos  # dataclasses look their module up
+spec.loader.exec_module(wholerepos)
+
+HARNESS = """import time
+import jax
+
+step = jax.jit(lambda a: a * 2)
+x = jax.numpy.ones(3)
+step(x).block_until_ready()
+t0 = time.perf_counter()
+y = step(x)
+found = time.perf_counter() - t0
+t0 = time.perf_counter()
+z = other(x)
+missed = time.perf_counter() - t0
+t0 = time.perf_counter()
+y = step(x)
+judged = time.perf_counter() - t0
+fresh = jax.jit(lambda a: a + 1)
+t0 = time.perf_counter()
+fresh(x).block_until_ready()
+first = time.perf_counter() - t0
+"""
+
+
+def test_there_are_sets_and_each_reads() -> None:
+    assert {s.name for s in SETS} >= {"dev-a.toml", "dev-b.toml"}
+    for set_file in SETS:
+        assert wholerepos.load(set_file), f"{set_file.name} has no repositories"
+
+
+def _mirror(tmp_path: Path) -> tuple[Path, str]:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "bench").mkdir()
+    (work / "bench" / "run.py").write_text(HARNESS)
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "harness"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True)
+    mirrors = tmp_path / "mirrors"
+    subprocess.run(
+        ["git", "clone", "-q", "--bare", str(work), str(mirrors / "someone+bench" / "repo")],
+        check=True,
+    )
+    return mirrors, commit.stdout.strip()
+
+
+def _set(tmp_path: Path, commit: str, extra: str = "") -> Path:
+    text = f"""
+[[repo]]
+github = "someone/bench"
+commit = "{commit}"
+licence = "MIT"
+files = ["bench/run.py"]
+[[repo.mistake]]
+path = "bench/run.py"
+line = 9
+code = "JW101"
+[[repo.mistake]]
+path = "bench/run.py"
+line = 12
+code = "JW101"
+[[repo.mistake]]
+path = "bench/run.py"
+line = 19
+code = "JW102"
+[[repo.judged]]
+path = "bench/run.py"
+line = 15
+code = "JW101"
+verdict = "false"
+{extra}"""
+    path = tmp_path / "set.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_score_counts_found_missed_and_judged(tmp_path: Path) -> None:
+    mirrors, commit = _mirror(tmp_path)
+    report = wholerepos.report(wholerepos.score([_set(tmp_path, commit)], mirrors))
+    # JW102 is found at the call (line 18), and stands for the label at the timer's reading
+    assert report["labels"] == 3 and report["labels found"] == 2
+    assert report["missed"] == ["someone/bench bench/run.py:12 JW101"]
+    assert report["false alarms"] == ["someone/bench bench/run.py:15 JW101"]
+    assert (report["precision"], report["recall"]) == (0.67, 0.67)
+    assert report["per rule"]["JW101"] == {"labels": 2, "found": 1, "false": 1}
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ('[[repo.borderline]]\npath = "bench/other.py"\nline = 3\ncode = "JW101"', "not among"),
+        ('[[repo.borderline]]\npath = "bench/run.py"\nline = 3\ncode = "JW199"', "no rule"),
+        (
+            '[[repo.judged]]\npath = "bench/run.py"\nline = 3\ncode = "JW101"\nverdict = "maybe"',
+            "verdict",
+        ),
+    ],
+)
+def test_a_bad_label_is_named(tmp_path: Path, extra: str, said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        wholerepos.load(_set(tmp_path, "0" * 40, extra))
