@@ -279,6 +279,37 @@ class PipelineTwo(Pipeline):
         return time.perf_counter() - t0
 """,
     },
+    # FLAIROx/JaxMARL tests/switch_riddle/benchmark.py: the rollout manager of the module beside
+    # it jits its methods; an instance's batch_step is timed in a loop and never waited on
+    "an instance of another module's class whose methods are jitted": {
+        "rollout.py": """\
+from functools import partial
+import jax
+
+class RolloutManager:
+    def __init__(self, env):
+        self.env = env
+
+    @partial(jax.jit, static_argnums=0)
+    def batch_step(self, key, states):
+        return jax.vmap(self.env.step)(key, states)
+""",
+        "benchmark.py": """\
+import time
+import jax
+from rollout import RolloutManager
+
+def get_jax_time(env, state, key, steps):
+    wrapped_env = RolloutManager(env)
+    state = wrapped_env.batch_step(key, state)
+    jax.block_until_ready(state)
+    t0 = time.time()
+    for i in range(steps):
+        key, key_s = jax.random.split(key)
+        state = wrapped_env.batch_step(key_s, state)
+    return time.time() - t0  # <- JW101
+""",
+    },
     "an import of a module the project does not have": {
         "train.py": """\
 import time

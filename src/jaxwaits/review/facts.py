@@ -280,6 +280,9 @@ class Module:
         self._traced_here: set[int] = set()  # the definitions a tracer decorates
         self._traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
         self._methods: set[int] = set()  # definitions in a class body: no bare name finds them
+        self._class_methods: dict[str, set[str]] = {}  # the module's classes: their methods
+        # classes imported from the project's modules, by the name bound here: (module, name)
+        self._imported_classes: dict[str, tuple[Module, str]] = {}
         self.jitted: set[str] = set()  # names bound to jitted functions
         self.compiled: set[str] = set()  # names bound to compiled functions: they never compile
         self.pure: set[str] = set()  # jitted by jax itself: they change none of their arguments
@@ -358,6 +361,7 @@ class Module:
         methods of a class that are @contextmanager timers."""
         methods = {m.name: m for m in node.body if isinstance(m, Function)}
         self._methods |= {id(m) for m in node.body if isinstance(m, Function)}
+        self._class_methods[node.name] = set(methods)
         hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
         if all(hook is not None and first_timer(hook) for hook in hooks):
             self.timing_contexts.add(node.name)
@@ -412,9 +416,9 @@ class Module:
                 self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
 
     def _after_collect(self) -> None:
-        self._timing_instances()
         self._factories()
         self._adopt_imports()
+        self._instances()
         self.times = self.times or bool(self.timing_contexts)
         for node in self.assigned:  # made by a factory, or a partial of a jitted function
             call = node.value
@@ -443,14 +447,34 @@ class Module:
                     if inner is not None:
                         self.factories.add(inner.name)
 
-    def _timing_instances(self) -> None:
-        """Instances of the module's timing classes: ``timer = Timer()``, ``chrono = Chrono()``
-        (then ``chrono.log_timing(...)`` times a block)."""
+    def _instances(self) -> None:
+        """Instances of the project's classes, and what their methods are: ``chrono =
+        Chrono()`` (then ``chrono.log_timing(...)`` times a block), ``env = RolloutManager(...)``
+        of another module (then ``env.batch_step`` is jitted)."""
         for node in self.assigned:
             made = callee_key(node.value.func) if isinstance(node.value, ast.Call) else ""
-            for method in self.timing_methods.get(made, ()):
-                for target in node.targets:
-                    self.timing_contexts.update(f"{n}.{method}" for n in bound_names(target))
+            kinds = self._methods_of(made)
+            for target in node.targets:
+                for name in bound_names(target):
+                    for kind, methods in kinds.items():
+                        getattr(self, kind).update(f"{name}.{m}" for m in methods)
+
+    def _methods_of(self, name: str) -> dict[str, set[str]]:
+        """By kind, the methods of the class ``name`` names that time a block, are jitted,
+        dispatch or wait."""
+        if name in self._class_methods:
+            home, methods = self, self._class_methods[name]
+        elif name in self._imported_classes:
+            home, theirs = self._imported_classes[name]
+            methods = home._class_methods.get(theirs, set())
+        else:
+            return {}
+        kinds = {
+            kind: methods & getattr(home, kind)
+            for kind in ("jitted", "blocking", "jax_functions", "waiting_functions")
+        }
+        kinds["timing_contexts"] = home.timing_methods.get(name if home is self else theirs, set())
+        return kinds
 
     def _adopt_imports(self) -> None:
         """What the project's modules this one imports share with it, under the names it binds
@@ -470,6 +494,8 @@ class Module:
                 if found is not None and alias.name in found.defined:
                     self._share(found, bound, alias.name)
                     self._inherit(found, bound, alias.name)
+                    if alias.name in found._class_methods:
+                        self._imported_classes[bound] = (found, alias.name)
                 elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
                     self._share(inner, f"{bound}.")  # from . import utils
 
