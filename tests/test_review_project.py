@@ -310,6 +310,49 @@ def get_jax_time(env, state, key, steps):
     return time.time() - t0  # <- JW101
 """,
     },
+    # sanchit-gandhi/whisper-jax benchmarks/run_pjit.py: the package's partitioner returns a
+    # wrapper whose __call__ calls the pjitted function (pjit_fn = pjit, in a branch)
+    "a partitioner method that returns a wrapped pjit, re-exported by the package": {
+        "whisper/__init__.py": "from .partitioner import PjitPartitioner\n",
+        "whisper/partitioner.py": """\
+from jax.experimental.pjit import pjit
+
+class PjittedFnWithContext:
+    def __init__(self, pjitted_fn, mesh):
+        self._pjitted_fn = pjitted_fn
+        self._mesh = mesh
+
+    def __call__(self, *args):
+        with self._mesh:
+            return self._pjitted_fn(*args)
+
+class PjitPartitioner:
+    def __init__(self, mesh, cpu=False):
+        self.mesh, self._cpu = mesh, cpu
+
+    def partition(self, fn, in_axis_resources, out_axis_resources):
+        if self._cpu:
+            pjit_fn = fallback
+        else:
+            pjit_fn = pjit
+        pjitted = pjit_fn(fn, in_axis_resources=in_axis_resources)
+        return PjittedFnWithContext(pjitted, self.mesh)
+""",
+        "run_pjit.py": """\
+import time
+from whisper import PjitPartitioner
+
+def main(mesh, generate, params, batches):
+    partitioner = PjitPartitioner(mesh)
+    p_generate = partitioner.partition(generate, None, None)
+    p_generate(params, batches[0])
+    start = time.time()
+    for batch in batches:
+        p_generate(params, batch)
+    runtime = time.time() - start  # <- JW101
+    print(runtime)
+""",
+    },
     "an import of a module the project does not have": {
         "train.py": """\
 import time

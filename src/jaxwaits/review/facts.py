@@ -292,6 +292,9 @@ class Module:
         self._traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
         self._methods: set[int] = set()  # definitions in a class body: no bare name finds them
         self._class_methods: dict[str, set[str]] = {}  # the module's classes: their methods
+        self._jit_aliases: set[str] = set()  # names bound to jit itself: pjit_fn = pjit
+        # classes whose __call__ calls what their constructor is handed: at which position
+        self._wrappers: dict[str, int] = {}
         # classes imported from the project's modules, by the name bound here: (module, name)
         self._imported_classes: dict[str, tuple[Module, str]] = {}
         self.jitted: set[str] = set()  # names bound to jitted functions
@@ -335,6 +338,11 @@ class Module:
             self._imported(node)
         for node in self.of(ast.Call):
             self._collect_call(node)
+        for node in self.of(ast.Assign):  # pjit_fn = pjit (in a branch): pjit_fn(f) jits f
+            if isinstance(node.value, (ast.Name, ast.Attribute)) and (
+                callee_name(node.value) in JITTING
+            ):
+                self._jit_aliases.update(n for t in node.targets for n in bound_names(t))
         for node in self.of(ast.Assign):
             self._collect_assign(node)
         for node in self.of(ast.Subscript):
@@ -373,6 +381,20 @@ class Module:
         methods = {m.name: m for m in node.body if isinstance(m, Function)}
         self._methods |= {id(m) for m in node.body if isinstance(m, Function)}
         self._class_methods[node.name] = set(methods)
+        init, call = methods.get("__init__"), methods.get("__call__")
+        if init is not None and call is not None:  # calling what its constructor is handed
+            params = positional_params(init)[1:]
+            held = {
+                dotted_name(t): s.value.id
+                for s in walk(init)
+                if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
+                and s.value.id in params
+                for t in s.targets
+            }  # fmt: skip
+            for r in walk(call):
+                if isinstance(r, ast.Return) and isinstance(r.value, ast.Call):
+                    if (callee := dotted_name(r.value.func)) in held:
+                        self._wrappers[node.name] = params.index(held[callee])
         hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
         if all(hook is not None and first_timer(hook) for hook in hooks):
             self.timing_contexts.add(node.name)
@@ -412,6 +434,8 @@ class Module:
         if not isinstance(node.value, ast.Call):
             return
         wrapper = wrapper_name(node.value.func)
+        if callee_key(node.value.func) in self._jit_aliases:
+            wrapper = "jit"
         for target in node.targets:
             if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
                 self.jitted.update(bound_names(target))
@@ -439,7 +463,7 @@ class Module:
             if bound is not None:
                 for target in node.targets:
                     self.partials.update(dict.fromkeys(bound_names(target), callee_key(bound)))
-            made = callee_key(call.func) in self.factories
+            made = callee_key(call.func) in self.factories or self._wraps_jitted(call)
             if made or (bound is not None and callee_key(bound) in self.jitted):
                 for target in node.targets:
                     self.jitted.update(bound_names(target))  # step = make_step(); partial(step, x)
@@ -447,12 +471,20 @@ class Module:
                 for target in node.targets:
                     self.timing_contexts.update(bound_names(target))  # timer = Timer()
 
+    def _wraps_jitted(self, call: ast.Call) -> bool:
+        """A wrapper class of the module made around a jitted function: whisper-jax's
+        ``PjittedFnWithContext(pjitted, mesh)``, whose ``__call__`` calls it."""
+        at = self._wrappers.get(callee_key(call.func))
+        return at is not None and len(call.args) > at and callee_key(call.args[at]) in self.jitted
+
     def _factories(self) -> None:
         """The module's functions that return a jitted function: ``return jax.jit(step)``."""
         for node in self.of(ast.Return):
             if node.value is not None:
                 value = node.value
-                made = isinstance(value, ast.Call) and wrapper_name(value.func) in JITTING
+                made = isinstance(value, ast.Call) and (
+                    wrapper_name(value.func) in JITTING or self._wraps_jitted(value)
+                )
                 if made or callee_key(value) in self.jitted:
                     inner = max(self.around(node.lineno), key=lambda d: d.lineno, default=None)
                     if inner is not None:
@@ -482,7 +514,7 @@ class Module:
             return {}
         kinds = {
             kind: methods & getattr(home, kind)
-            for kind in ("jitted", "blocking", "jax_functions", "waiting_functions")
+            for kind in ("jitted", "blocking", "jax_functions", "waiting_functions", "factories")
         }
         kinds["timing_contexts"] = home.timing_methods.get(name if home is self else theirs, set())
         return kinds
@@ -507,6 +539,8 @@ class Module:
                     self._inherit(found, bound, alias.name)
                     if alias.name in found._class_methods:
                         self._imported_classes[bound] = (found, alias.name)
+                    elif alias.name in found._imported_classes:  # re-exported by a package
+                        self._imported_classes[bound] = found._imported_classes[alias.name]
                 elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
                     self._share(inner, f"{bound}.")  # from . import utils
 
