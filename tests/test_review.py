@@ -8,6 +8,7 @@ import ast
 import json
 import re
 import tomllib
+import warnings
 from pathlib import Path
 
 import jsonschema
@@ -481,6 +482,15 @@ def test_an_unreadable_file_is_named_and_the_others_still_reviewed(
     assert "broken.py:1: not Python" in out
     assert "bad.ipynb: not a valid notebook" in out
     assert re.search(r"harness\.py:\d+:\d+ JW105", out)
+
+
+def test_a_files_own_syntax_warnings_are_not_printed(tmp_path: Path) -> None:
+    """``"\\h"`` in a reviewed file warns when it is parsed: the warning is the file's, and the
+    review printed it as if it were its own (``<unknown>:2: SyntaxWarning``)."""
+    (tmp_path / "escape.py").write_text(HEAD + 'pattern = "\\h+"\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SyntaxWarning)  # what printing it would have been
+        assert review.review([tmp_path], set(RULES)).unreadable == []
 
 
 def test_exit_codes_outside_a_checkout(

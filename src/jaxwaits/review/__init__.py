@@ -19,6 +19,7 @@ import ast
 import gc
 import os
 import tomllib
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -56,7 +57,9 @@ def review(paths: list[Path], rules: set[str], jobs: int | None = None) -> Revie
     collecting = gc.isenabled()
     gc.disable()  # syntax trees hold no cycles, and the collector's passes over them cost a third
     try:
-        return _review(paths, rules, jobs)
+        with warnings.catch_warnings():
+            _quiet()
+            return _review(paths, rules, jobs)
     finally:
         if collecting:
             gc.enable()
@@ -92,9 +95,15 @@ Outcome = tuple[list[Located], str, Handing]
 _project: Project | None = None  # a worker process's
 
 
+def _quiet() -> None:
+    """A file's own SyntaxWarnings (an invalid escape sequence) are not the review's to print."""
+    warnings.simplefilter("ignore", SyntaxWarning)
+
+
 def _start(roots: list[Path]) -> None:
     global _project
     gc.disable()  # as in the parent: a worker may be started afresh, not forked
+    _quiet()
     _project = Project(roots)
 
 
