@@ -53,6 +53,7 @@ class Score:
     judged: dict[tuple[str, str, int, str], str] = field(default_factory=dict)
     matched: dict[Mark, list[Mark]] = field(default_factory=dict)  # label -> findings
     unlabelled: dict[str, list[Mark]] = field(default_factory=dict)  # verdict -> findings
+    outside: int = 0  # findings in files nobody read: neither scored nor judged
 
 
 KINDS = ("mistake", "borderline", "clean", "judged")
@@ -92,21 +93,39 @@ def marks(repo: str, table: dict, kind: str) -> list[Mark]:
 
 
 def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
-    """The labelled files of ``repo`` at its commit, under ``into``/OWNER+NAME."""
+    """Every Python file of ``repo`` at its commit, under ``into``/OWNER+NAME: the project is
+    reviewed whole, as its authors would review it, so that its imports resolve; only the
+    files read are scored."""
     git_dir = mirrors / repo["github"].replace("/", "+") / "repo"
     if not git_dir.is_dir():
         sys.exit(f"{repo['github']}: no mirror at {git_dir} (fetch github:{repo['github']})")
     root = into / repo["github"].replace("/", "+")
-    for path in repo["files"]:
-        shown = subprocess.run(
-            ["git", "--git-dir", str(git_dir), "show", f"{repo['commit']}:{path}"],
-            capture_output=True,
-            check=False,
-        )
-        if shown.returncode:
-            sys.exit(f"{repo['github']}: {path} at {repo['commit'][:12]}: {shown.stderr.decode()}")
+    root.mkdir(parents=True)
+    git = ["git", "--git-dir", str(git_dir)]
+    listed = subprocess.run(
+        [*git, "ls-tree", "-r", "--name-only", "-z", repo["commit"]],
+        capture_output=True,
+        check=False,
+    )
+    if listed.returncode:
+        sys.exit(f"{repo['github']} at {repo['commit'][:12]}: {listed.stderr.decode()}")
+    paths = [p for p in listed.stdout.decode().split("\0") if p.endswith(".py")]
+    asked = "".join(f"{repo['commit']}:{p}\n" for p in paths).encode()
+    batch = subprocess.run([*git, "cat-file", "--batch"], input=asked, capture_output=True)
+    out, at = batch.stdout, 0
+    for path in paths:  # each answer: "<id> blob <size>\n<bytes>\n", or "<name> missing\n"
+        header_end = out.index(b"\n", at)
+        header = out[at:header_end].split()
+        at = header_end + 1
+        if header[-1] == b"missing":
+            continue  # a mirror may lack its largest files: then the file is not there
+        size = int(header[2])
         (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_bytes(shown.stdout)
+        (root / path).write_bytes(out[at : at + size])
+        at += size + 1
+    for path in repo["files"]:
+        if not (root / path).is_file():
+            sys.exit(f"{repo['github']}: {path} is not at {repo['commit'][:12]}")
     return root
 
 
@@ -146,7 +165,10 @@ def score(sets: list[Path], mirrors: Path) -> Score:
                 for label in labels:
                     result.matched.setdefault(label, [])
                 for found in findings(repo, materialise(repo, mirrors, Path(scratch))):
-                    place(result, found, labels)
+                    if found.path in repo["files"]:
+                        place(result, found, labels)
+                    else:
+                        result.outside += 1
     return result
 
 
@@ -218,6 +240,7 @@ def report(result: Score) -> dict:
         if true + false + open_
         else None,
         "borderline": len(result.unlabelled.get("borderline", [])),
+        "findings in files not read": result.outside,
         "unjudged": [shown(f) for f in result.unlabelled.get("unjudged", [])],
         "false alarms": [shown(f) for f in result.unlabelled.get("false", [])],
         "missed": [shown(m) for m, found in result.matched.items() if not found],
