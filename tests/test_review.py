@@ -339,6 +339,32 @@ for i in range(100):
         rate = 10 / (time.time() - lt0)
         lt0 = time.time()
 """,
+    # four of the dev set's false alarms: sotetsuk/pgx examples/minatar-ppo/train.py (a call
+    # the line above calls the warm-up, timed as setup), google/maxdiffusion
+    # dreambooth/train_dreambooth.py (a second clock started is not the first one's reading),
+    # vision_transformer vit_jax/train.py ("First step took": the first step timed on
+    # purpose), maxdiffusion wan_pipeline.py (an identity jitted to move arrays to a sharding)
+    "a warm-up, a second start, a first step and a resharding, all meant": """
+st = time.time()
+fresh = jax.jit(lambda a: a + 1)
+# warm up
+fresh(x).block_until_ready()
+setup = time.time() - st
+begin = time.time()
+z = fresh(x)
+s = time.time()
+batch = np.ones(3)
+done = fresh.lower(batch).compile()
+print(f"Compile time: {time.time() - s}")
+later = jax.jit(lambda a: a * 3)
+t0 = time.time()
+y = later(x).block_until_ready()
+print("First step took", time.time() - t0)
+t0 = time.time()
+replicate = jax.jit(lambda xs: xs, out_shardings=None)
+placed = replicate(x).block_until_ready()
+print("weights on device", time.time() - t0)
+""",
     "timeit handed the closure a factory returns": """
 def make_run(a):
     def run():

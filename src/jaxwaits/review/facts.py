@@ -299,6 +299,7 @@ class Module:
         self._imported_classes: dict[str, tuple[Module, str]] = {}
         self.jitted: set[str] = set()  # names bound to jitted functions
         self.compiled: set[str] = set()  # names bound to compiled functions: they never compile
+        self.identities: set[str] = set()  # jit(lambda x: x, out_shardings=...): resharding
         self.pure: set[str] = set()  # jitted by jax itself: they change none of their arguments
         # jitted by equinox: since 0.11.8 `filter_jit` blocks on its result before returning
         self.blocking: set[str] = set()
@@ -439,6 +440,8 @@ class Module:
         for target in node.targets:
             if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
                 self.jitted.update(bound_names(target))
+                if _reshards(node.value):
+                    self.identities.update(bound_names(target))
                 if wrapper in BLOCKING:
                     self.blocking.update(bound_names(target))
                 self._donates(target, node.value, None)
@@ -964,6 +967,19 @@ def _times_its_block(definition: Function) -> bool:
     timers = [n.lineno for n in walk(definition) if is_timer(n)]
     before = any(t <= min(yields) for t in timers) if yields else False
     return before and any(t >= max(yields) for t in timers)
+
+
+def _reshards(call: ast.Call) -> bool:
+    """``jax.jit(lambda x: x, out_shardings=...)``: an identity jitted to move arrays to a
+    sharding (a bare ``jit(lambda x: x)`` is what dispatch benchmarks time)."""
+    function = call.args[0] if call.args else None
+    return (
+        isinstance(function, ast.Lambda)
+        and len(function.args.args) == 1
+        and isinstance(function.body, ast.Name)
+        and function.body.id == function.args.args[0].arg
+        and any(k.arg == "out_shardings" for k in call.keywords)
+    )
 
 
 def finding(code: str, node: ast.AST, message: str) -> Finding:

@@ -68,9 +68,9 @@ def regions(module: Module) -> list[Region]:
             # rounds it chooses, like timeit's calibration, so the runs are not counted
             host = _host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno, fixed_count=False))
-    readings = _readings(module)
+    readings, differences = _readings(module), _differences(module)
     for body in module.bodies():
-        found += _timer_readings(module, body, readings)
+        found += _timer_readings(module, body, readings, differences)
     for owner in module.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While):
         found += _laps(module, owner.body)
     for loop in module.of(ast.For, ast.While):
@@ -174,6 +174,29 @@ def _readings(module: Module) -> set[str]:
             first |= names_read(node.left)
             second |= names_read(node.right)
     return first - second
+
+
+def _differences(module: Module) -> set[tuple[str, str]]:
+    """The pairs of names one subtraction takes one from the other: ``t1 - t0``."""
+    return {
+        (first, second)
+        for node in module.of(ast.BinOp)
+        if isinstance(node.op, ast.Sub)
+        for first in names_read(node.left)
+        for second in names_read(node.right)
+    }
+
+
+def _starts_another(start: ast.stmt, end: ast.stmt, differences: set[tuple[str, str]]) -> bool:
+    """``end`` only starts a timer (its own again, or another that is never taken from this
+    one): ``s = time.time()`` after ``begin = time.time()`` reads nothing."""
+    if not (isinstance(end, (ast.Assign, ast.AnnAssign)) and is_timer(getattr(end, "value", None))):
+        return False
+    if restarts_timer(start, end):
+        return True
+    started = names_read(ast.Tuple(getattr(start, "targets", [getattr(start, "target", None)])))
+    ended = names_read(ast.Tuple(getattr(end, "targets", [getattr(end, "target", None)])))
+    return not any((e, s) in differences for e in ended for s in started)
 
 
 def _read(
@@ -284,7 +307,9 @@ def _host_before(module: Module, line: int) -> set[str]:
     return host
 
 
-def _timer_readings(module: Module, body: list[ast.stmt], readings: set[str]) -> list[Region]:
+def _timer_readings(
+    module: Module, body: list[ast.stmt], readings: set[str], differences: set[tuple[str, str]]
+) -> list[Region]:
     """``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in one statement list (a
     name in ``readings`` is the end of a region, never the start of one)."""
     found = []
@@ -299,8 +324,8 @@ def _timer_readings(module: Module, body: list[ast.stmt], readings: set[str]) ->
         if {n for t in targets for n in bound_names(t)} <= readings:
             continue  # et = time.time(), then tt += et - st: it ends a region
         until = _until_timer(body, i + 1)
-        if until and restarts_timer(statement, until[1]):
-            continue  # t0 = time(); ...; t0 = time(): started again, not read
+        if until and _starts_another(statement, until[1], differences):
+            continue  # t0 = time(); ...; t0 = time() (or s = time()): started, not read
         if until:
             statements, end, timer = until
             found.append(_read(module, host, statements, end, statement.lineno, timer=timer))
@@ -511,7 +536,7 @@ class Timed:
 # Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
 # silent), or is a warm-up (JW102 does).
 DISPATCH = ("compil", "dispatch", "overhead")
-WARM_UP = ("compil", "warm")
+WARM_UP = ("compil", "warm", "first step")
 
 # The words a timed region cannot be written without (a source with none of them has none).
 # A timing helper of the project (a context manager, a decorator, a function handed the step)
