@@ -1,24 +1,18 @@
-"""The whole-repository sets (benchmarks/wholerepos/) read as their README says, and the script
-that scores them counts what it should: tried on a repository made here, as a bare mirror."""
+"""The whole-repository sets (benchmarks/wholerepos/) read as their README says, and what scores
+them (jaxwaits.review.wholerepos) counts what it should: tried on a repository made here, as a
+bare mirror."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from jaxwaits.review import wholerepos
+
 ROOT = Path(__file__).parent.parent
 SETS = sorted((ROOT / "benchmarks" / "wholerepos").glob("*.toml"))
-spec = importlib.util.spec_from_file_location(
-    "review_wholerepos", ROOT / "benchmarks" / "review_wholerepos.py"
-)
-assert spec is not None and spec.loader is not None
-wholerepos = importlib.util.module_from_spec(spec)
-sys.modules["review_wholerepos"] = wholerepos  # dataclasses look their module up
-spec.loader.exec_module(wholerepos)
 
 HARNESS = """import time
 import jax

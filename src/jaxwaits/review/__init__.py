@@ -11,6 +11,7 @@ the site's review checklist, each linked to its checklist item and the claims th
 - :mod:`~jaxwaits.review.results`: what a review found.
 - :mod:`~jaxwaits.review.formats`: text, markdown, github, sarif and json.
 - :mod:`~jaxwaits.review.corpus`: scoring against the labelled corpus of real code.
+- :mod:`~jaxwaits.review.wholerepos`: scoring on whole repositories, labelled before it ran.
 """
 
 from __future__ import annotations

@@ -1,31 +1,30 @@
-"""`jaxwaits review` scored on whole real repositories against labels written before it ran.
+"""``jaxwaits review`` scored on whole real repositories against labels written before it ran.
 
-Each set is a TOML file in benchmarks/wholerepos/ (its format: that folder's README.md): the
-repositories at a commit, the files a labeller read in full, the mistakes, borderline cases and
-clean regions found by reading them, and the findings judged after a run. The code is not
-stored here: each repository's files are taken from a bare git mirror (the library's `fetch`
-puts them under /work/.mirror/OWNER+NAME/repo) into a scratch folder, and reviewed there as
-one project per repository.
+Each set is a TOML file in ``benchmarks/wholerepos/`` (its format: that folder's README): the
+repositories at a commit, the files a reader read, the mistakes, borderline cases and clean
+regions they found, and the findings judged after a run. No code is stored: each repository's
+Python files are taken from a bare git mirror (the library's ``fetch`` puts one under
+``/work/.mirror/OWNER+NAME/repo``) into a scratch folder and reviewed there whole, as one
+project; only the findings in the files read are scored.
 
-A finding matches a label on the same file within two lines; a finding that matches none is
-counted by its judgement ("true": a real mistake nobody labelled, "false": a false alarm) or,
-with none, shown as unjudged, so that it is read before the figures are believed.
+A finding matches a label on the same file within two lines (a JW102 or JW107 finding, found at
+a call, also at the reading of its region's timer); a finding that matches none is counted by
+its judgement (``true``: a mistake nobody labelled, ``false``: a false alarm) or, with none,
+shown as unjudged, to be read before the figures are believed.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
-import json
 import re
 import subprocess
-import sys
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxwaits import review
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.review.project import Project
 from jaxwaits.review.regions import regions
 from jaxwaits.review.rules import RULES
@@ -54,6 +53,7 @@ class Score:
     matched: dict[Mark, list[Mark]] = field(default_factory=dict)  # label -> findings
     unlabelled: dict[str, list[Mark]] = field(default_factory=dict)  # verdict -> findings
     outside: int = 0  # findings in files nobody read: neither scored nor judged
+    unreadable: list[str] = field(default_factory=list)  # files the review could not read
 
 
 KINDS = ("mistake", "borderline", "clean", "judged")
@@ -98,7 +98,8 @@ def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
     files read are scored."""
     git_dir = mirrors / repo["github"].replace("/", "+") / "repo"
     if not git_dir.is_dir():
-        sys.exit(f"{repo['github']}: no mirror at {git_dir} (fetch github:{repo['github']})")
+        name = repo["github"]
+        raise JaxwaitsError(f"{name}: no mirror at {git_dir} (fetch github:{name})")
     root = into / repo["github"].replace("/", "+")
     root.mkdir(parents=True)
     git = ["git", "--git-dir", str(git_dir)]
@@ -108,7 +109,7 @@ def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
         check=False,
     )
     if listed.returncode:
-        sys.exit(f"{repo['github']} at {repo['commit'][:12]}: {listed.stderr.decode()}")
+        raise JaxwaitsError(f"{repo['github']} at {repo['commit'][:12]}: {listed.stderr.decode()}")
     paths = [p for p in listed.stdout.decode().split("\0") if p.endswith(".py")]
     asked = "".join(f"{repo['commit']}:{p}\n" for p in paths).encode()
     batch = subprocess.run([*git, "cat-file", "--batch"], input=asked, capture_output=True)
@@ -125,14 +126,13 @@ def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
         at += size + 1
     for path in repo["files"]:
         if not (root / path).is_file():
-            sys.exit(f"{repo['github']}: {path} is not at {repo['commit'][:12]}")
+            raise JaxwaitsError(f"{repo['github']}: {path} is not at {repo['commit'][:12]}")
     return root
 
 
-def findings(repo: dict, root: Path) -> list[Mark]:
+def findings(repo: dict, root: Path, unreadable: list[str]) -> list[Mark]:
     found = review.review([root], set(RULES))
-    for problem in found.unreadable:
-        print(f"{repo['github']}: unreadable: {problem}", file=sys.stderr)
+    unreadable.extend(f"{repo['github']}: {problem}" for problem in found.unreadable)
     project = Project([root])
     spans: dict[Path, list[tuple[int, int]]] = {}
     marks = []
@@ -164,7 +164,8 @@ def score(sets: list[Path], mirrors: Path) -> Score:
                     result.judged[(name, j["path"], int(j["line"]), j["code"])] = j["verdict"]
                 for label in labels:
                     result.matched.setdefault(label, [])
-                for found in findings(repo, materialise(repo, mirrors, Path(scratch))):
+                root = materialise(repo, mirrors, Path(scratch))
+                for found in findings(repo, root, result.unreadable):
                     if found.path in repo["files"]:
                         place(result, found, labels)
                     else:
@@ -241,20 +242,9 @@ def report(result: Score) -> dict:
         else None,
         "borderline": len(result.unlabelled.get("borderline", [])),
         "findings in files not read": result.outside,
+        "files not read by the review": result.unreadable,
         "unjudged": [shown(f) for f in result.unlabelled.get("unjudged", [])],
         "false alarms": [shown(f) for f in result.unlabelled.get("false", [])],
         "missed": [shown(m) for m, found in result.matched.items() if not found],
         "per rule": per_rule,
     }
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sets", nargs="+", type=Path, help="benchmarks/wholerepos/*.toml")
-    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    args = parser.parse_args()
-    print(json.dumps(report(score(args.sets, args.mirrors)), indent=1))
-
-
-if __name__ == "__main__":
-    main()
