@@ -365,6 +365,31 @@ replicate = jax.jit(lambda xs: xs, out_shardings=None)
 placed = replicate(x).block_until_ready()
 print("weights on device", time.time() - t0)
 """,
+    # AI-Hypercomputer/maxdiffusion pipelines/wan: _prepare_model_inputs blocks only under
+    # `if debug_timers:` (and reads bool(os.environ.get(...)), which waits for nothing); the
+    # caller blocks two of its results; a count it returns is no array
+    "a helper that waits only under a condition, and an environment flag": """
+import os
+
+def prepare(a):
+    debug = bool(os.environ.get("DEBUG"))
+    latents = step(a)
+    negative = jnp.zeros(3)
+    count = len(a)
+    if debug:
+        jax.block_until_ready([latents, negative])
+    return latents, negative, count
+
+step(x).block_until_ready()
+t0 = time.perf_counter()
+latents, negative, count = prepare(x)
+latents.block_until_ready()
+conditioning = time.perf_counter() - t0  # <- JW103
+t0 = time.perf_counter()
+y = step(x)
+flag = bool(os.environ.get("DEBUG"))
+elapsed = time.perf_counter() - t0  # <- JW101
+""",
     "timeit handed the closure a factory returns": """
 def make_run(a):
     def run():

@@ -770,30 +770,45 @@ class Module:
                 return work and not func.attr[:1].isupper()
         return False
 
-    def dispatches_apart(self, call: ast.Call) -> bool:
-        """A call of a module function (not jitted) that dispatches more than one piece of
-        JAX work and returns several values: they need not be ready together
-        (``latents, embeds, negative = self._prepare(prompt)``)."""
+    def apart(self, call: ast.Call) -> set[int]:
+        """For a call of a module function (not jitted) that dispatches more than one piece of
+        JAX work and returns several values, the positions of those its own JAX work made:
+        they need not be ready together (``latents, embeds, steps = self._prepare(prompt)``:
+        0 and 1). A function that waits only under a condition (``if debug_timers:
+        jax.block_until_ready(...)``) counts: a wait the caller cannot count on is no wait for
+        results it then blocks in part."""
         func = call.func
         if isinstance(func, ast.Name):
             name = func.id
         elif isinstance(func, ast.Attribute) and dotted_parts(func)[:1] == ["self"]:
             name = func.attr
         else:
-            return False
-        if name in self.jitted | self.compiled or name not in self.jax_functions:
-            return False
+            return set()
+        if name in self.jitted | self.compiled:
+            return set()
+        if name not in self.jax_functions | self.waiting_functions:
+            return set()
         if name not in self.functions and name in self.inherited:
-            return self.inherited[name].dispatches_apart(call)
+            return self.inherited[name].apart(call)
         for definition in self.functions.get(name, []):
             inside = walk(definition)
             calls = [n for n in inside if isinstance(n, ast.Call) and self.jax_call(n)]
-            several = any(
-                isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple) for n in inside
-            )
-            if len(calls) > 1 and several:
-                return True
-        return False
+            guarded = {id(n) for s in self.of(ast.If) if spans_line(definition, s.lineno)
+                       for block in (s.body, s.orelse) for t in block for n in walk(t)}  # fmt: skip
+            waits = [n for n in inside if isinstance(n, ast.Call) and self.is_wait(n)]
+            if len(calls) < 2 or not all(id(w) in guarded for w in waits):
+                continue
+            made = {  # names the function binds to what its JAX calls return
+                bound
+                for n in inside
+                if isinstance(n, ast.Assign) and any(m in calls for m in walk(n.value))
+                for t in n.targets
+                for bound in bound_names(t)
+            }
+            for n in inside:
+                if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple):
+                    return {k for k, e in enumerate(n.value.elts) if callee_key(e) in made}
+        return set()
 
     def is_wait(self, node: ast.Call) -> bool:
         """A call that surely waits for the arrays it is given (or, for a function equinox
@@ -804,8 +819,8 @@ class Module:
         called = callee_name(node.func)
         if isinstance(node.func, ast.Attribute) and called in WAITING_METHODS:
             return True
-        if not node.args:
-            return False
+        if not node.args or all(_of_the_host(a) for a in node.args):
+            return False  # bool(os.environ.get(...)), int("3"): a host value read
         if called in WAITING_FUNCTIONS | self.waiting_functions:
             return True
         if callee_key(node.func) in self.waiting_functions:  # utils.sync(x), of the project
@@ -967,6 +982,17 @@ def _times_its_block(definition: Function) -> bool:
     timers = [n.lineno for n in walk(definition) if is_timer(n)]
     before = any(t <= min(yields) for t in timers) if yields else False
     return before and any(t >= max(yields) for t in timers)
+
+
+def _of_the_host(node: ast.AST) -> bool:
+    """A constant, or what the environment, ``len`` or a mapping's ``get`` gives: nothing a
+    computation made (``bool(os.environ.get("DEBUG"))`` waits for nothing)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if not isinstance(node, ast.Call):
+        return False
+    chain = dotted_parts(node.func)
+    return chain[:1] in (["os"], ["sys"], ["len"]) or chain[-1:] == ["get"]
 
 
 def _reshards(call: ast.Call) -> bool:

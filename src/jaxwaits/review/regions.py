@@ -455,9 +455,9 @@ class Timed:
             elif isinstance(node, ast.Assert):
                 self.waited |= self.held(node.test)  # `if loss < best:` reads the values
         for target, value in module.assignments(statement):
-            work = self.held(value)
-            if work and self._apart(target, value):
+            if self._apart(target, value):
                 continue
+            work = self.held(value)
             if work:
                 names = bound_names(target)
                 self.sources.update({name: work for name in names})
@@ -471,14 +471,17 @@ class Timed:
         if not (
             isinstance(target, (ast.Tuple, ast.List))
             and isinstance(value, ast.Call)
-            and id(value) in self._jax_calls
-            and self.module.dispatches_apart(value)
+            and (id(value) in self._jax_calls or self.module.is_wait(value))
+            and len(parts := self.module.apart(value)) > 1
         ):
             return False
         place = (value.lineno, value.col_offset)
         self.made.pop(place, None)
         self.steps.discard(place)
-        for k, name in enumerate(bound_names(target)):
+        if value not in self.calls:
+            self.calls.append(value)  # JAX work, even if it may wait on the way
+        names = [bound_names(e) for e in target.elts]
+        for k, name in ((k, n[0]) for k, n in enumerate(names) if k in parts and len(n) == 1):
             part = (value.lineno, -1 - k)  # not a column: one result of the call
             self.made[part] = name
             self.steps.add(part)
