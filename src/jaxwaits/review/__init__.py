@@ -161,7 +161,7 @@ def review_file(
         try:
             if not worth and path.suffix == ".py":
                 # nothing to find, but a file that is not Python is said: compiling it (never
-                # run) costs half as much as parsing it, and most files are these
+                # run) costs less than parsing it (0.84 on jax's files), and most files are these
                 compile(piece.source, str(path), "exec", dont_inherit=True)
                 continue
             tree = ast.parse(piece.source)

@@ -509,17 +509,17 @@ class Module:
         """By kind, the methods of the class ``name`` names that time a block, are jitted,
         dispatch or wait."""
         if name in self._class_methods:
-            home, methods = self, self._class_methods[name]
+            home, theirs = self, name
         elif name in self._imported_classes:
             home, theirs = self._imported_classes[name]
-            methods = home._class_methods.get(theirs, set())
         else:
             return {}
+        methods = home._class_methods[theirs]
         kinds = {
             kind: methods & getattr(home, kind)
             for kind in ("jitted", "blocking", "jax_functions", "waiting_functions", "factories")
         }
-        kinds["timing_contexts"] = home.timing_methods.get(name if home is self else theirs, set())
+        kinds["timing_contexts"] = home.timing_methods.get(theirs, set())
         return kinds
 
     def _adopt_imports(self) -> None:
@@ -539,31 +539,29 @@ class Module:
                 bound = alias.asname or alias.name
                 if found is not None and alias.name in found.defined:
                     self._share(found, bound, alias.name)
-                    self._inherit(found, bound, alias.name)
                     if alias.name in found._class_methods:
                         self._imported_classes[bound] = (found, alias.name)
+                        self._inherit(bound)
                     elif alias.name in found._imported_classes:  # re-exported by a package
                         self._imported_classes[bound] = found._imported_classes[alias.name]
                 elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
                     self._share(inner, f"{bound}.")  # from . import utils
 
-    def _inherit(self, target: Module, bound: str, name: str) -> None:
-        """The methods a class of this module inherits from ``target``'s class ``name``
-        (imported as ``bound``): ``self.prepare()`` in ``class Mine(Theirs)`` is theirs."""
+    def _inherit(self, bound: str) -> None:
+        """The methods a class of this module inherits from the class imported as ``bound``:
+        ``self.prepare()`` in ``class Mine(Theirs)`` is theirs."""
         if not any(
             isinstance(base, ast.Name) and base.id == bound
             for node in self.of(ast.ClassDef)
             for base in node.bases
         ):
             return
-        for node in target.of(ast.ClassDef):
-            if node.name != name:
-                continue
-            for method in (m for m in node.body if isinstance(m, Function)):
-                self.inherited[method.name] = target
-                for kind in ("jax_functions", "waiting_functions", "jitted"):
-                    if method.name in getattr(target, kind):
-                        getattr(self, kind).add(method.name)
+        target, name = self._imported_classes[bound]
+        for method in target._class_methods[name]:
+            self.inherited[method] = target
+            for kind in ("jax_functions", "waiting_functions", "jitted"):
+                if method in getattr(target, kind):
+                    getattr(self, kind).add(method)
 
     def _share(self, target: Module, bound: str, name: str = "") -> None:
         """Take ``target``'s kinds of ``name`` as ``bound``, or, with no name, every name it
@@ -793,7 +791,7 @@ class Module:
         for definition in self.functions.get(name, []):
             inside = walk(definition)
             calls = [n for n in inside if isinstance(n, ast.Call) and self.jax_call(n)]
-            guarded = {id(n) for s in self.of(ast.If) if spans_line(definition, s.lineno)
+            guarded = {id(n) for s in inside if isinstance(s, ast.If)
                        for block in (s.body, s.orelse) for t in block for n in walk(t)}  # fmt: skip
             waits = [n for n in inside if isinstance(n, ast.Call) and self.is_wait(n)]
             if len(calls) < 2 or not all(id(w) in guarded for w in waits):

@@ -68,7 +68,7 @@ def regions(module: Module) -> list[Region]:
             # rounds it chooses, like timeit's calibration, so the runs are not counted
             host = _host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno, fixed_count=False))
-    readings, differences = _readings(module), _differences(module)
+    readings, differences = _subtractions(module)
     for body in module.bodies():
         found += _timer_readings(module, body, readings, differences)
     for owner in module.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While):
@@ -164,27 +164,20 @@ def _laps(module: Module, body: list[ast.stmt]) -> list[Region]:
     return found
 
 
-def _readings(module: Module) -> set[str]:
-    """Names bound to a timer's value that only ever stand first in a subtraction: readings,
-    not starts (``et = time.time()`` in ``tt += et - st``)."""
+def _subtractions(module: Module) -> tuple[set[str], set[tuple[str, str]]]:
+    """What the module's subtractions say of its names, in one pass: the readings, names that
+    only ever stand first in one (``et = time.time()`` in ``tt += et - st``: readings, not
+    starts), and the pairs one takes from the other (``t1 - t0``)."""
     first: set[str] = set()
     second: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
     for node in module.of(ast.BinOp):
         if isinstance(node.op, ast.Sub):
-            first |= names_read(node.left)
-            second |= names_read(node.right)
-    return first - second
-
-
-def _differences(module: Module) -> set[tuple[str, str]]:
-    """The pairs of names one subtraction takes one from the other: ``t1 - t0``."""
-    return {
-        (first, second)
-        for node in module.of(ast.BinOp)
-        if isinstance(node.op, ast.Sub)
-        for first in names_read(node.left)
-        for second in names_read(node.right)
-    }
+            left, right = names_read(node.left), names_read(node.right)
+            first |= left
+            second |= right
+            pairs |= {(one, other) for one in left for other in right}
+    return first - second, pairs
 
 
 def _starts_another(start: ast.stmt, end: ast.stmt, differences: set[tuple[str, str]]) -> bool:
