@@ -132,7 +132,8 @@ def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
 
 def findings(repo: dict, root: Path, unreadable: list[str]) -> list[Mark]:
     found = review.review([root], set(RULES))
-    unreadable.extend(f"{repo['github']}: {problem}" for problem in found.unreadable)
+    scratch = f"{root}/"  # named from the repository's root: the scratch folder is gone after
+    unreadable.extend(f"{repo['github']}: {p.replace(scratch, '')}" for p in found.unreadable)
     project = Project([root])
     spans: dict[Path, list[tuple[int, int]]] = {}
     marks = []
