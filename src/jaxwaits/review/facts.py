@@ -32,7 +32,7 @@ def library(text: str) -> dict[str, set[str]]:
 
 KINDS = (
     "traces", "jits", "blocks", "loops", "times", "no-work", "waits", "waits-method",
-    "device-waits", "passes", "robust", "appends", "callbacks",
+    "device-waits", "passes", "robust", "appends", "callbacks", "maps",
 )  # fmt: skip
 LIBRARY = library(resources.files(__package__).joinpath("library.toml").read_text("utf-8"))
 TRACING = LIBRARY["traces"]  # its function argument (or decorated function) is traced, not run
@@ -52,6 +52,7 @@ PASSING = LIBRARY["passes"]  # calls that take arrays and never wait on them
 ROBUST = LIBRARY["robust"]
 CALLBACKS = LIBRARY["callbacks"]  # host callbacks that may change the host's state
 APPENDING = LIBRARY["appends"]  # results.append(out): results holds it
+MAPPING = LIBRARY["maps"]  # tree_map(place, params): what place returns, leaf by leaf
 JAX_MODULES = {"jax", "jnp", "lax", "random", "jr", "jrandom"}
 NUMPY_MODULES = {"np", "numpy", "onp"}
 CELL_TIMER = "jaxwaits_timed_cell"  # what sources makes of a `%%timeit` cell: a `with` block
@@ -719,8 +720,8 @@ class Module:
     def _jax_function(self, node: ast.AST) -> bool:
         """A function that computes with JAX: jitted, of the module or the project, from jax
         itself, a ``partial`` of one, what a factory makes, or a lambda that calls one."""
-        if isinstance(node, ast.Name):
-            return node.id in self.jitted | self.jax_functions
+        if isinstance(node, ast.Name):  # a partial of one: place = partial(device_put, ...)
+            return self.partials.get(node.id, node.id) in self.jitted | self.jax_functions
         if isinstance(node, ast.Attribute):
             if dotted_name(node) in self.jitted | self.jax_functions:
                 return True
@@ -733,6 +734,16 @@ class Module:
         if isinstance(node, ast.Lambda):
             return self.jax_call(node.body)
         return False
+
+    def _maps(self, func: ast.AST) -> bool:
+        """A callee that maps a function over a tree: ``jax.tree_util.tree_map``,
+        ``jax.tree.map``, ``tree_map`` imported from jax."""
+        if isinstance(func, ast.Name):
+            return self.jax_names.get(func.id) in MAPPING
+        parts = dotted_parts(func)
+        return self.from_jax(func) and bool(
+            {parts[-1], ".".join(parts[-2:])} & MAPPING if parts else False
+        )
 
     def from_jax(self, func: ast.AST) -> bool:
         """A callee in jax's own namespace: ``jnp.sum``, ``lax.scan``, ``device_put``."""
@@ -758,6 +769,8 @@ class Module:
             return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
         if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x), make_step()(x)
             return wrapper_name(func.func) in TRACING or callee_key(func.func) in self.factories
+        if self._maps(func):  # tree_map(device_put_replicated, params, shardings)
+            return bool(node.args) and self._jax_function(node.args[0])
         if dotted_name(func) in self.jitted | self.compiled | self.jax_functions:
             return True  # self.step = jax.jit(f); train.step(x), train being of the project
         if dotted_parts(func)[:1] == ["self"] and len(dotted_parts(func)) == 2:  # self.evaluate()
