@@ -1,0 +1,18 @@
+# The jaxline loop with the step's scalars fetched before the time is read.
+import time
+
+import jax
+import jax.numpy as jnp
+from actions import PeriodicAction
+
+step = jax.jit(lambda w: (w - 0.01 * jnp.tanh(w @ w), jnp.mean(w)))
+w = jnp.ones((256, 256))
+step(w)[1].block_until_ready()
+actions = [PeriodicAction(every=2)]
+for global_step in range(1, 7):
+    w, scalars = step(w)
+    scalars = jax.device_get(scalars)
+    t = time.time()
+    for action in actions:
+        action(t, global_step, scalars)
+print("rates:", len(actions[0].rates))
