@@ -21,7 +21,7 @@ from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift
 from jaxwaits.project import NoCheckout, Project, find_project
 from jaxwaits.releases import environments, index, ledger, matrix, provenance, verify
-from jaxwaits.review import formats
+from jaxwaits.review import formats, watch
 from jaxwaits.review.rules import RULES, parse_codes
 
 
@@ -360,7 +360,45 @@ def parser() -> argparse.ArgumentParser:
     rev.add_argument("--select", type=_rule_codes, help="only these rules: JW101,JW104")
     rev.add_argument("--ignore", type=_rule_codes, help="not these rules")
     rev.set_defaults(handler=_review, needs_project=False)
+    wat = commands.add_parser(
+        "watch",
+        help="run a harness and report the checklist's mistakes it makes as it runs",
+        description="Run a harness unchanged and report the mistakes seen while it ran, on "
+        "standard error (or --output). The exit status is the program's when it failed; "
+        "otherwise 1 when a mistake was seen, 0 when none was.",
+    )
+    wat.add_argument(
+        "--format", choices=[f.value for f in formats.Format], default="text", help="output"
+    )
+    wat.add_argument("--select", type=_rule_codes, help="only these rules: JW101,JW102")
+    wat.add_argument("--ignore", type=_rule_codes, help="not these rules")
+    wat.add_argument("--output", type=Path, help="write the report here, not to standard error")
+    wat.add_argument(
+        "program",
+        nargs=argparse.REMAINDER,
+        help="script.py ARGS, -m module ARGS, or -- a command line (python bench.py ARGS)",
+    )
+    wat.set_defaults(handler=_watch, needs_project=False)
     return top
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Run a harness under observation; the report goes to stderr or --output."""
+    program = args.program[1:] if args.program[:1] == ["--"] else args.program
+    if not program:
+        raise JaxwaitsError("watch: name the program: script.py ARGS, -m module ARGS or -- CMD")
+    if program[0] == "-m" or program[0].endswith(".py"):
+        program = [sys.executable, *program]
+    rules = (args.select or review.selected_rules(Path.cwd())) - (args.ignore or set())
+    watched = watch.watch(program, rules)
+    report = watch.report(watched, formats.Format(args.format), Path.cwd())
+    if args.output:
+        args.output.write_text(report + "\n", encoding="utf-8")
+    else:
+        print(report, file=sys.stderr)
+    if watched.returncode:
+        return watched.returncode
+    return 1 if watched.review.findings else 0
 
 
 def _review(args: argparse.Namespace) -> int:

@@ -15,5 +15,5 @@ correct = 0
 for _ in range(4):
     predicted = predict(w, x)
     correct += int((predicted == labels).sum())
-epoch_time = time.perf_counter() - t0
+epoch_time = time.perf_counter() - t0  # <- JW102 judged
 print("correct:", correct)

@@ -1,0 +1,183 @@
+"""``jaxwaits watch``: runs a harness unchanged, with :mod:`observer` installed before its first
+line, and reports the checklist's mistakes it saw happen, at the program line where each did,
+with the same rules, formats and suppression comments as ``jaxwaits review``.
+
+The program runs in a child process with its own standard streams and exit status; what the
+observer saw comes back as JSON lines in a scratch folder that is removed afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from typing import Any
+
+from jaxwaits.review import formats, suppressions
+from jaxwaits.review.facts import Finding
+from jaxwaits.review.regions import DISPATCH, WARM_UP
+from jaxwaits.review.results import Located, Review
+from jaxwaits.review.rules import RULES
+
+# What the observer cannot see on any release, said with every report.
+UNOBSERVED = (
+    "the dispatch of eager jax.numpy and lax operations (only jitted and pmapped calls; their compilations are observed)",
+    "calls of ahead-of-time compiled functions (.lower(...).compile())",
+    "programs the watched one starts (the observer is not passed on)",
+)
+
+
+@dataclass
+class Watched:
+    """One watched run: the program's exit status, what the observer found, what it watched
+    and what it could not."""
+
+    returncode: int
+    review: Review
+    observed: list[str] = field(default_factory=list)
+    not_observed: list[str] = field(default_factory=list)
+
+
+def watch(command: list[str], rules: set[str]) -> Watched:
+    """Run ``command`` under observation and judge what it did."""
+    with TemporaryDirectory(prefix="jaxwaits-watch-") as scratch:
+        boot = Path(scratch, "boot")
+        boot.mkdir()
+        observer = resources.files(__package__).joinpath("observer.py").read_text("utf-8")
+        (boot / "sitecustomize.py").write_text(observer, encoding="utf-8")
+        log = Path(scratch, "log.jsonl")
+        env = dict(os.environ, JAXWAITS_WATCH_LOG=str(log))
+        if "PYTHONPATH" in env:
+            env["JAXWAITS_WATCH_PYTHONPATH"] = env["PYTHONPATH"]
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(boot), os.environ.get("PYTHONPATH")]))
+        returncode = subprocess.run(command, env=env, check=False).returncode
+        entries = _entries(log)
+    watched = Watched(returncode, Review())
+    seen: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for entry in entries:
+        if "observed" in entry:
+            watched.observed += entry["observed"]
+        elif "not observed" in entry:
+            watched.not_observed.append(f"{entry['not observed']}: {entry['why']}")
+        elif entry.get("rule") in rules:
+            if "site" in entry:  # a call that is wrong in itself, not an interval
+                entry["start"] = entry["end"] = entry["site"]
+            key = (entry["rule"], *entry["start"], *entry["end"])
+            seen.setdefault(key, []).append(entry)
+    watched.not_observed += UNOBSERVED
+    lines: dict[str, list[str]] = {}
+    for (rule, *_), found in seen.items():
+        located = _finding(rule, found, lines)
+        if located is not None:
+            watched.review.findings.append(located)
+    watched.review.findings.sort(key=lambda f: (str(f.path), f.finding.line, f.finding.rule))
+    watched.review.files = len({f.path for f in watched.review.findings})
+    return watched
+
+
+def _entries(log: Path) -> list[dict[str, Any]]:
+    """The observer's lines; one the program cut short (it was killed mid-write) is left out."""
+    if not log.is_file():
+        return []
+    entries = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return entries
+
+
+def _finding(rule: str, found: list[dict[str, Any]], lines: dict[str, list[str]]) -> Located | None:
+    """One finding for every interval between the same two program lines; None where a
+    suppression comment on the reading's line, or the words around it, say it is meant."""
+    first = found[0]
+    (start_file, start_line), (end_file, end_line) = first["start"], first["end"]
+    if end_file not in lines:
+        try:
+            lines[end_file] = Path(end_file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            lines[end_file] = []
+    text = lines[end_file]
+    said = "\n".join(text[end_line - 1 : end_line + 1]).lower()
+    if start_file == end_file:
+        said += "\n" + "\n".join(text[start_line - 1 : start_line]).lower()
+    meant = {"JW101": DISPATCH, "JW102": WARM_UP}.get(rule, ())
+    if any(word in said for word in meant):
+        return None
+    message = _message(rule, found, end_file, start_line)
+    finding = Finding(rule, end_line, 1, message)
+    comments = suppressions.comments("\n".join(text), set(RULES))
+    if any(c.silences(finding) for c in comments):
+        return None
+    return Located(Path(end_file), finding)
+
+
+def _lines(places: list[tuple[str, int]], here: str) -> str:
+    """``line 12, 14`` in the reading's file, ``timing.py:8`` in another."""
+    said = [str(line) if path == here else f"{Path(path).name}:{line}" for path, line in places[:5]]
+    return "line " + ", ".join(said) + (", …" if len(places) > 5 else "")
+
+
+def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> str:
+    since = _lines([(found[0]["start"][0], start)], here)
+    times = f"in {len(found)} intervals" if len(found) > 1 else "once"
+    if rule == "JW101":
+        where = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
+        running = sum(f["running"] for f in found)
+        if running:
+            state = f"still running at the read ({running} of {len(found)}): the time is wrong here"
+        else:
+            state = "finished before the read by chance: wrong on a loaded or faster machine"
+        return (
+            f"the timer read here ends an interval (from {since}) in which the work dispatched "
+            f"at {where} was not waited on, {times}; it was {state}. Block on the result "
+            "(`jax.block_until_ready(...)`) before reading the timer"
+        )
+    if rule in ("JW104", "JW105"):
+        held = ", ".join(sorted({t for f in found for t in f["held"]}))
+        if rule == "JW104":
+            return (
+                f"jax.block_until_ready met a tracer here ({held}), {times}: the block is inside "
+                "a traced function, where it waits for nothing; block on the result outside"
+            )
+        return (
+            f"jax.block_until_ready was handed no JAX array here (it held {held}), {times}: "
+            "it waited for nothing; block on the arrays themselves, before converting them"
+        )
+    if rule == "JW111":
+        calls = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
+        return (
+            f"the interval timed from {since} to here started copies to the host ({calls}) "
+            f"that nothing fetched before the read, {times}: copy_to_host_async() only starts "
+            "the copy; time the call that completes it (np.asarray, jax.device_get, .item())"
+        )
+    seconds = sum(f["compile_s"] for f in found)
+    share = max((f["compile_s"] / f["interval_s"] for f in found if f["interval_s"] > 0), default=1)
+    return (
+        f"a compilation ran inside the interval timed from {since} to here, {times}: "
+        f"{seconds:.3g} s, {share:.0%} of the interval; make one blocked call before the timer "
+        "starts"
+    )
+
+
+def report(watched: Watched, form: formats.Format, root: Path) -> str:
+    """The findings in one of review's formats, with what this run could not observe: after
+    the text, as a key of the JSON (the other formats carry findings only)."""
+    shown = formats.render(watched.review, form, root)
+    if form is formats.Format.TEXT:
+        lines = [f"not observed: {what}" for what in watched.not_observed]
+        return "\n".join([shown, *lines])
+    if form is formats.Format.JSON:
+        data = json.loads(shown)
+        data.update(
+            program_exit=watched.returncode,
+            observed=watched.observed,
+            not_observed=watched.not_observed,
+        )
+        return json.dumps(data, indent=2)
+    return shown
