@@ -102,10 +102,12 @@ def record(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Medians of wall and CPU time: snippets alone, the re-check through templates and fresh,
     a warm and a clean docs build (`-- --matrix` adds the full matrix, `-- --repeat N`); and
-    `jaxwaits review` next to `ast.parse` on JAX's own package."""
+    `jaxwaits review` next to `ast.parse` on JAX's own package; `jaxwaits watch`'s cost to
+    the program it watches."""
     install(session, "-e", ".[docs]", "uv")
     session.run("python", "benchmarks/bench.py", *session.posargs)
     session.run("python", "benchmarks/review_speed.py")
+    session.run("python", "benchmarks/watch_overhead.py")
 
 
 @nox.session(python=PYTHON)

@@ -46,6 +46,7 @@ PAGES = (
     "review",
     "questions",
     "review-tool",
+    "watch",
     "method",
     "sharded",
     "poll",

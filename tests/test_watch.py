@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 from packaging.version import Version
 
+from jaxwaits import review
 from jaxwaits.releases import environments
+from jaxwaits.review.rules import RULES
 
 ROOT = Path(__file__).parent.parent
 REDUCTIONS = Path(__file__).parent / "watch_reductions"
@@ -54,7 +56,7 @@ def _run(
     if program.name == "main.py":
         shutil.copytree(program.parent, here)
     else:
-        here.mkdir()
+        here.mkdir(parents=True)
         shutil.copy(program, here)
     report = tmp / f"{name}.json"
     command = [python, program.name]
@@ -101,3 +103,75 @@ def test_the_watch_reports_what_was_labelled(
             if (match := LABEL.search(line)) and "by chance" in match[1]:
                 said = [f["message"] for f in found if f["line"] == number]
                 assert said and all("by chance" in m for m in said)
+
+
+# Where the watch sees a mistake review cannot (by the code of each rule), program by program;
+# everywhere else they find the same mistakes.
+WATCH_ONLY = {
+    "block_numpy_result.py": {"JW105"},  # the NumPy copy reaches the block through a name
+    "eval_loop_counts.py": {"JW102"},  # eager operations compile on their first use
+    "periodic_action/main.py": {"JW101"},  # the interval is made in another module's method
+    "pmap_step.py": {"JW102"},  # pmap compiles again for its own sharded output
+}
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.relative_to(REDUCTIONS).as_posix())
+def test_review_and_watch_agree_where_review_sees(
+    program: Path, runs: dict[tuple[Path, str, bool], tuple[Any, ...]]
+) -> None:
+    target = program if program.name != "main.py" else program.parent
+    reviewed = review.review([target], set(RULES) - {"JW100"})  # JW100 is review's own
+    by_review = {f.finding.rule for f in reviewed.findings}
+    by_watch = {f["code"] for f in runs[program, "pinned", True][2]}
+    assert by_review <= by_watch
+    assert by_watch - by_review == WATCH_ONLY.get(program.relative_to(REDUCTIONS).as_posix(), set())
+
+
+SUPPRESSED = """\
+import time
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: a @ a)
+x = jnp.ones((200, 200))
+f(x).block_until_ready()
+start = time.perf_counter()
+y = f(x)
+took = time.perf_counter() - start{comment}
+y.block_until_ready()
+"""
+
+
+@pytest.mark.parametrize("comment", ["", "  # jaxwaits: ignore[JW101] on purpose"])
+def test_a_suppression_comment_on_the_reading_silences_the_watch(
+    tmp_path: Path, comment: str
+) -> None:
+    (tmp_path / "bench.py").write_text(SUPPRESSED.format(comment=comment))
+    code, _, found = _run(tmp_path / "bench.py", sys.executable, True, tmp_path / "run")
+    assert [(f["code"], f["line"]) for f in found] == ([] if comment else [("JW101", 10)])
+    assert code == (0 if comment else 1)
+
+
+def test_the_program_s_exit_status_passes_through(tmp_path: Path) -> None:
+    (tmp_path / "fails.py").write_text("import sys\nprint('ran')\nsys.exit(3)\n")
+    code, out, found = _run(tmp_path / "fails.py", sys.executable, True, tmp_path / "run")
+    assert (code, found) == (3, [])
+    assert out.startswith("ran\n")
+
+
+def test_the_page_shows_a_report_the_watch_printed(tmp_path: Path) -> None:
+    """docs/watch_report.txt, shown on the watch page, is what the watch prints for jaxline's
+    loop (but whether the work was still running at each read, which the machine decides)."""
+    shutil.copytree(REDUCTIONS / "periodic_action", tmp_path / "periodic_action")
+    report = tmp_path / "report.txt"
+    subprocess.run(
+        [sys.executable, "-m", "jaxwaits", "watch", "--output", str(report),
+         "periodic_action/main.py"],
+        cwd=tmp_path, capture_output=True, check=False, timeout=300,
+    )  # fmt: skip
+    state = re.compile(r"it was (still running[^:]*|finished before the read by chance): [^.]*\.")
+    recorded = (ROOT / "docs" / "watch_report.txt").read_text()
+    assert state.sub("<state>", report.read_text()) == state.sub("<state>", recorded), (
+        "re-record it: cd tests/watch_reductions && python -m jaxwaits watch "
+        "--output ../../docs/watch_report.txt periodic_action/main.py"
+    )

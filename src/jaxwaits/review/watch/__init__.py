@@ -25,7 +25,8 @@ from jaxwaits.review.rules import RULES
 
 # What the observer cannot see on any release, said with every report.
 UNOBSERVED = (
-    "the dispatch of eager jax.numpy and lax operations (only jitted and pmapped calls; their compilations are observed)",
+    "the dispatch of eager jax.numpy and lax operations (only jitted and pmapped calls; "
+    "their compilations are observed)",
     "calls of ahead-of-time compiled functions (.lower(...).compile())",
     "programs the watched one starts (the observer is not passed on)",
 )

@@ -12,6 +12,7 @@ mistake is written as one JSON line to the log ``JAXWAITS_WATCH_LOG`` names.
 
 from __future__ import annotations
 
+import collections
 import functools
 import importlib.abc
 import importlib.util
@@ -37,7 +38,7 @@ _compiles: list[tuple[int, int, float]] = []  # (seq, thread, seconds)
 _unknown_waits: dict[int, list[int]] = {}  # thread -> seqs of waits on arrays no watched call made
 # id of an output array -> the array (weakly: an id is reused once its array is gone), its call
 _outputs: dict[int, tuple[Any, _Dispatch]] = {}
-_open: list[_Dispatch] = []  # calls neither waited on nor seen ready yet
+_open: collections.deque[_Dispatch]  # calls neither waited on nor seen ready yet
 _copies: dict[int, list[Any]] = {}  # id of an array -> [seq, thread, site, seq fetched (0)]
 _array_type: type | None = None
 _observed: list[str] = []  # what this release lets the watch observe (written to the log)
@@ -90,14 +91,26 @@ def _user(filename: str) -> bool:
     return "site-packages" not in filename and "dist-packages" not in filename
 
 
+_places: dict[str, str | None] = {}  # a code's file name -> its path when it is the program's
+
+
+def _place(filename: str) -> str | None:
+    """The path of a file of the program's own code, None for another's (remembered)."""
+    if filename not in _places:
+        own = filename != "<timeit-src>" and _user(filename)
+        path = filename if filename.startswith("<") else os.path.abspath(filename)
+        _places[filename] = path if own else None
+    return _places[filename]
+
+
 def _site(depth: int = 2) -> tuple[str, int] | None:
     """The program line that made this call: the first frame of the program's own code (a
     ``timeit`` statement's frame gives way to the line that called ``timeit``)."""
     frame: types.FrameType | None = sys._getframe(depth)
     while frame is not None:
-        name = frame.f_code.co_filename
-        if name != "<timeit-src>" and _user(name):
-            return (os.path.abspath(name) if not name.startswith("<") else name, frame.f_lineno)
+        path = _place(frame.f_code.co_filename)
+        if path is not None:
+            return (path, frame.f_lineno)
         frame = frame.f_back
     return None
 
@@ -106,7 +119,7 @@ def _direct(depth: int = 2) -> bool:
     """Whether the clock was read by the program's own code (or a ``timeit`` of it), not by a
     library it calls (``logging`` reads the time of every record)."""
     name = sys._getframe(depth).f_code.co_filename
-    return name == "<timeit-src>" or _user(name)
+    return name == "<timeit-src>" or _place(name) is not None
 
 
 def _write(entry: dict[str, Any]) -> None:
@@ -183,8 +196,10 @@ class _Int(int):
         return (int, (int(self),))
 
 
-_calls: dict[int, list[_Dispatch]] = {}  # thread -> its watched calls, oldest first
-_KEPT = 4096  # calls kept per thread: an interval longer than that is judged on its last ones
+# Calls kept per thread (and open calls in all): an interval with more is judged on its last ones.
+_KEPT = 4096
+_calls: dict[int, collections.deque[_Dispatch]] = {}  # thread -> its watched calls, oldest first
+_open = collections.deque(maxlen=_KEPT)
 
 
 def _clock(name: str, read: Any, kind: type) -> Any:
@@ -219,7 +234,8 @@ def _see_ready(thread: int, seq: int) -> None:
                 d.ready = seq
             else:
                 still.append(d)
-        _open[:] = still
+        _open.clear()
+        _open.extend(still)
 
 
 _is_ready_original: Any = None
@@ -256,10 +272,10 @@ def _dispatched(out: Any) -> None:
     thread = threading.get_ident()
     with _lock:
         call = _Dispatch(next(_seq), thread, site, arrays[0])
-        mine = _calls.setdefault(thread, [])
+        mine = _calls.get(thread)
+        if mine is None:
+            mine = _calls[thread] = collections.deque(maxlen=_KEPT)
         mine.append(call)
-        if len(mine) > _KEPT:
-            del mine[: len(mine) - _KEPT]
         for array in arrays:
             key = id(array)
             _outputs[key] = (weakref.ref(array, functools.partial(_gone, key)), call)
