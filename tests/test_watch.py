@@ -175,3 +175,59 @@ def test_the_page_shows_a_report_the_watch_printed(tmp_path: Path) -> None:
         "re-record it: cd tests/watch_reductions && python -m jaxwaits watch "
         "--output ../../docs/watch_report.txt periodic_action/main.py"
     )
+
+
+BENCHMARK_TESTS = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda w: jnp.tanh(w @ w))
+
+
+def test_step_time():
+    w = jnp.ones((256, 256))
+    step(w).block_until_ready()
+    t0 = time.perf_counter()
+    out = step(w)
+    elapsed = time.perf_counter() - t0
+    assert elapsed > 0 and out.shape == (256, 256)
+
+
+def test_step_time_blocked():
+    w = jnp.ones((256, 256))
+    step(w).block_until_ready()
+    t0 = time.perf_counter()
+    step(w).block_until_ready()
+    assert time.perf_counter() - t0 > 0
+"""
+
+
+@pytest.mark.parametrize("option", [[], ["--jaxwaits-watch"]])
+def test_the_pytest_option_watches_a_benchmark_suite(tmp_path: Path, option: list[str]) -> None:
+    """Both tests pass; with the option the unwaited one is reported and the run exits 1."""
+    (tmp_path / "test_bench.py").write_text(BENCHMARK_TESTS)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *option],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert "2 passed" in done.stdout
+    reported = re.findall(r"^test_bench.py:(\d+):\d+ (JW\d+)", done.stdout, re.MULTILINE)
+    assert reported == ([("14", "JW101")] if option else [])
+    assert done.returncode == (1 if option else 0)
+
+
+@pytest.mark.parametrize(
+    "named", [["bench.py"], ["-m", "bench"], ["--", sys.executable, "bench.py"]]
+)
+def test_the_program_is_named_as_python_names_it(tmp_path: Path, named: list[str]) -> None:
+    (tmp_path / "bench.py").write_text(SUPPRESSED.format(comment=""))
+    done = subprocess.run(
+        [sys.executable, "-m", "jaxwaits", "watch", *named],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert re.findall(r"^bench.py:(\d+):\d+ (JW\d+)", done.stderr, re.MULTILINE) == [
+        ("10", "JW101")
+    ]

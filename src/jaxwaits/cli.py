@@ -382,6 +382,19 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _watched_program(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``watch``'s own arguments, and the program's: from ``--``, ``-m`` or the first word
+    that is not one of watch's options or their values."""
+    valued = {"--format", "--select", "--ignore", "--output"}
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word in ("--", "-m") or not word.startswith("-"):
+            return argv[:i], argv[i:]
+        i += 2 if word in valued else 1
+    return argv, []
+
+
 def _watch(args: argparse.Namespace) -> int:
     """Run a harness under observation; the report goes to stderr or --output."""
     program = args.program[1:] if args.program[:1] == ["--"] else args.program
@@ -444,7 +457,13 @@ def _positive(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command: 0 success, 1 a check failed, 2 bad input (the message names it)."""
+    argv = sys.argv[1:] if argv is None else argv
+    program: list[str] = []
+    if argv[:1] == ["watch"]:  # what names the program is the program's: argparse never sees it
+        argv, program = _watched_program(argv)
     args = parser().parse_args(argv)
+    if program:
+        args.program = program
     try:
         if not getattr(args, "needs_project", True):
             return args.handler(args)

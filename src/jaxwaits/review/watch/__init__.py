@@ -56,7 +56,11 @@ def watch(command: list[str], rules: set[str]) -> Watched:
             env["JAXWAITS_WATCH_PYTHONPATH"] = env["PYTHONPATH"]
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(boot), os.environ.get("PYTHONPATH")]))
         returncode = subprocess.run(command, env=env, check=False).returncode
-        entries = _entries(log)
+        return judged(read_log(log), rules, returncode)
+
+
+def judged(entries: list[dict[str, Any]], rules: set[str], returncode: int) -> Watched:
+    """What the observer's lines say: one finding per rule and pair of program lines."""
     watched = Watched(returncode, Review())
     seen: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for entry in entries:
@@ -80,7 +84,7 @@ def watch(command: list[str], rules: set[str]) -> Watched:
     return watched
 
 
-def _entries(log: Path) -> list[dict[str, Any]]:
+def read_log(log: Path) -> list[dict[str, Any]]:
     """The observer's lines; one the program cut short (it was killed mid-write) is left out."""
     if not log.is_file():
         return []

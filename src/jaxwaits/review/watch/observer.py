@@ -533,7 +533,8 @@ def _install() -> None:
         if name in sys.modules:
             _safely(_AFTER.pop(name), sys.modules[name])
     sys.meta_path.insert(0, _Finder())
-    _chain()
+    if __name__ == "sitecustomize":  # not when a test run imports it into itself (the plugin)
+        _chain()
 
 
 _install()
