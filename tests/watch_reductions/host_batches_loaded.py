@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-step = jax.jit(lambda w, x: w - 0.01 * jnp.tanh(x @ w))
+step = jax.jit(lambda w, x: w - 0.01 * jnp.tanh(x.T @ (x @ w)))
 w = jnp.ones((128, 128))
 rng = np.random.default_rng(0)
 step(w, rng.normal(size=(64, 128))).block_until_ready()

@@ -161,6 +161,13 @@ def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> s
             f"that nothing fetched before the read, {times}: copy_to_host_async() only starts "
             "the copy; time the call that completes it (np.asarray, jax.device_get, .item())"
         )
+    if rule == "JW107":
+        calls = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
+        return (
+            f"the interval timed from {since} to here hands the same NumPy array to jitted work "
+            f"again ({calls}), {times}: it is copied to the device on every call, and the copy "
+            "is timed as compute; place it once with jax.device_put before the timer starts"
+        )
     seconds = sum(f["compile_s"] for f in found)
     share = max((f["compile_s"] / f["interval_s"] for f in found if f["interval_s"] > 0), default=1)
     return (

@@ -39,6 +39,8 @@ _unknown_waits: dict[int, list[int]] = {}  # thread -> seqs of waits on arrays n
 # id of an output array -> the array (weakly: an id is reused once its array is gone), its call
 _outputs: dict[int, tuple[Any, _Dispatch]] = {}
 _open: collections.deque[_Dispatch]  # calls neither waited on nor seen ready yet
+_host_inputs: dict[int, Any] = {}  # id of a NumPy array handed to a watched call -> it, weakly
+_copied_again: list[tuple[int, int, tuple[str, int]]] = []  # (seq, thread, site) of a re-copy
 _copies: dict[int, list[Any]] = {}  # id of an array -> [seq, thread, site, seq fetched (0)]
 _array_type: type | None = None
 _observed: list[str] = []  # what this release lets the watch observe (written to the log)
@@ -164,6 +166,10 @@ def _measured(start: _Read, end: _Read, seconds: float) -> None:
         ]  # fmt: skip
     if started:
         _write({"rule": "JW111", **where, "calls": sorted({c[2] for c in started})})
+    with _lock:
+        again = {c[2] for c in _copied_again if c[1] == end.thread and start.seq < c[0] < end.seq}
+    if again:
+        _write({"rule": "JW107", **where, "calls": sorted(again)})
 
 
 class _Float(float):
@@ -282,6 +288,40 @@ def _dispatched(out: Any) -> None:
         _open.append(call)
 
 
+def _handed(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A NumPy array handed to a watched call is copied to the device; the same array handed
+    again is a fixed host input copied on every call (JW107)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return
+    arrays = [a for a in (*args, *kwargs.values()) if type(a) is numpy.ndarray]
+    if not arrays:
+        jax = sys.modules.get("jax")
+        tree = [a for a in (*args, *kwargs.values()) if isinstance(a, (list, tuple, dict))]
+        if jax is None or not tree:
+            return
+        arrays = [a for a in jax.tree_util.tree_leaves(tree) if type(a) is numpy.ndarray]
+    for array in arrays:
+        key = id(array)
+        seen = _host_inputs.get(key)
+        if seen is not None and seen() is array:
+            site = _site(3)
+            if site is not None:
+                with _lock:
+                    _copied_again.append((next(_seq), threading.get_ident(), site))
+                    del _copied_again[:-_KEPT]
+            continue
+        try:
+            _host_inputs[key] = weakref.ref(array, functools.partial(_forget_input, key))
+        except TypeError:  # an array that cannot be referred to weakly is not followed
+            pass
+
+
+def _forget_input(key: int, ref: Any) -> None:
+    if _host_inputs.get(key) is ref:
+        _host_inputs.pop(key, None)
+
+
 def _gone(key: int, ref: Any) -> None:
     """An output array is gone: forget it (unless its id already names another)."""
     if _outputs.get(key, (None,))[0] is ref:
@@ -314,6 +354,7 @@ class _Watched:
         object.__setattr__(self, "_jaxwaits_function", function)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        _handed(args, kwargs)
         out = self._jaxwaits_function(*args, **kwargs)
         _dispatched(out)
         return out
