@@ -24,9 +24,41 @@ from jaxwaits.review.rules import RULES
 ROOT = Path(__file__).parent.parent
 REDUCTIONS = Path(__file__).parent / "watch_reductions"
 PROGRAMS = sorted(
-    [*REDUCTIONS.glob("*.py"), *(p / "main.py" for p in REDUCTIONS.iterdir() if p.is_dir())]
+    [
+        *REDUCTIONS.glob("*.py"),
+        *REDUCTIONS.glob("*.ipy"),
+        *(p / "main.py" for p in REDUCTIONS.iterdir() if p.is_dir()),
+    ]
 )
 RELEASES = ["pinned", "0.4.30"]  # the release the tests run on (the newest), and an old one
+
+
+def _framed(program: Path) -> bool:
+    """An IPython script or a pytest-benchmark suite: IPython and pytest-benchmark are in the
+    pinned release's test environment only."""
+    return program.suffix == ".ipy" or program.name.startswith("test_")
+
+
+CASES = [(p, r) for p in PROGRAMS for r in RELEASES if r == "pinned" or not _framed(p)]
+
+
+def _command(program: Path, python: str, tmp: Path) -> list[str]:
+    if program.suffix == ".ipy":  # IPython's own folder in the scratch one, history off
+        return [python, "-m", "IPython", "--no-banner", f"--ipython-dir={tmp / 'ipython'}",
+                "--HistoryManager.enabled=False", program.name]  # fmt: skip
+    if program.name.startswith("test_"):
+        return [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", program.name]
+    return [python, program.name]
+
+
+def _said(program: Path, out: str) -> str:
+    """What a run printed that does not vary: all of it, but a benchmark suite's table of times
+    (its last line, the count of tests passed)."""
+    return (
+        out.strip().splitlines()[-1].split(" in ")[0] if program.name.startswith("test_") else out
+    )
+
+
 LABEL = re.compile(r"# <- (JW\d+.*)$")
 
 
@@ -59,10 +91,11 @@ def _run(
         here.mkdir(parents=True)
         shutil.copy(program, here)
     report = tmp / f"{name}.json"
-    command = [python, program.name]
+    (here / "ipython").mkdir()
+    command = _command(program, python, here)
     if watched:
         command = [sys.executable, "-m", "jaxwaits", "watch", "--format", "json",
-                   "--output", str(report), "--", python, program.name]  # fmt: skip
+                   "--output", str(report), "--", *command]  # fmt: skip
     done = subprocess.run(
         command, cwd=here, capture_output=True, text=True, timeout=300, check=False
     )
@@ -75,7 +108,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[Path, str, bool
     tmp = tmp_path_factory.mktemp("watch")
     old = environments.ensure(Version("0.4.30"), ROOT)
     pythons = {"pinned": sys.executable, "0.4.30": old}
-    jobs = [(p, r, w) for p in PROGRAMS for r in pythons for w in (False, True)]
+    jobs = [(p, r, w) for p, r in CASES for w in (False, True)]
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = pool.map(lambda job: _run(job[0], pythons[job[1]], job[2], tmp), jobs)
         return dict(zip(jobs, results, strict=True))
@@ -86,15 +119,18 @@ def test_there_are_reductions_both_right_and_wrong() -> None:
     assert len(PROGRAMS) >= 20 and len(wrong) >= 10 and len(PROGRAMS) - len(wrong) >= 10
 
 
-@pytest.mark.parametrize("release", RELEASES)
-@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.relative_to(REDUCTIONS).as_posix())
+@pytest.mark.parametrize(
+    ("program", "release"),
+    CASES,
+    ids=[f"{p.relative_to(REDUCTIONS).as_posix()}-{r}" for p, r in CASES],
+)
 def test_the_watch_reports_what_was_labelled(
     program: Path, release: str, runs: dict[tuple[Path, str, bool], tuple[Any, ...]]
 ) -> None:
     plain_code, plain_out, _ = runs[program, release, False]
     code, out, found = runs[program, release, True]
     assert plain_code == 0, f"the reduction itself fails: {plain_out}"
-    assert out == plain_out, "the watch changed what the program printed"
+    assert _said(program, out) == _said(program, plain_out), "the watch changed what it printed"
     assert code == (1 if found else 0), out
     reported = sorted((Path(f["path"]).name, f["line"], f["code"]) for f in found)
     assert reported == _labels(program, release)
@@ -116,7 +152,10 @@ WATCH_ONLY = {
 }
 
 
-@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.relative_to(REDUCTIONS).as_posix())
+REVIEWED = [p for p in PROGRAMS if p.suffix == ".py"]  # review reads no IPython script
+
+
+@pytest.mark.parametrize("program", REVIEWED, ids=lambda p: p.relative_to(REDUCTIONS).as_posix())
 def test_review_and_watch_agree_where_review_sees(
     program: Path, runs: dict[tuple[Path, str, bool], tuple[Any, ...]]
 ) -> None:

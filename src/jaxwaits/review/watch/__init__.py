@@ -56,11 +56,15 @@ def watch(command: list[str], rules: set[str]) -> Watched:
             env["JAXWAITS_WATCH_PYTHONPATH"] = env["PYTHONPATH"]
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(boot), os.environ.get("PYTHONPATH")]))
         returncode = subprocess.run(command, env=env, check=False).returncode
-        return judged(read_log(log), rules, returncode)
+        script = next((Path(word) for word in command if word.endswith(".ipy")), None)
+        return judged(read_log(log), rules, returncode, script)
 
 
-def judged(entries: list[dict[str, Any]], rules: set[str], returncode: int) -> Watched:
-    """What the observer's lines say: one finding per rule and pair of program lines."""
+def judged(
+    entries: list[dict[str, Any]], rules: set[str], returncode: int, script: Path | None = None
+) -> Watched:
+    """What the observer's lines say: one finding per rule and pair of program lines (the
+    cells IPython runs from an ``.ipy`` ``script`` are that file's lines)."""
     watched = Watched(returncode, Review())
     seen: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for entry in entries:
@@ -71,6 +75,9 @@ def judged(entries: list[dict[str, Any]], rules: set[str], returncode: int) -> W
         elif entry.get("rule") in rules:
             if "site" in entry:  # a call that is wrong in itself, not an interval
                 entry["start"] = entry["end"] = entry["site"]
+            for place in (entry["start"], entry["end"]):
+                if script is not None and place[0].startswith("<ipython-input-"):
+                    place[0] = str(script.absolute())
             key = (entry["rule"], *entry["start"], *entry["end"])
             seen.setdefault(key, []).append(entry)
     watched.not_observed += UNOBSERVED

@@ -93,13 +93,17 @@ def _user(filename: str) -> bool:
     return "site-packages" not in filename and "dist-packages" not in filename
 
 
+# Code that times the program's code for it: its clock readings are the program's, made at the
+# program line that handed it the code (timeit's statement, IPython's %timeit, pytest-benchmark).
+_TIMING = ("<timeit-src>", "<magic-timeit>")
+_TIMING_PACKAGES = (os.sep + "pytest_benchmark" + os.sep,)
 _places: dict[str, str | None] = {}  # a code's file name -> its path when it is the program's
 
 
 def _place(filename: str) -> str | None:
     """The path of a file of the program's own code, None for another's (remembered)."""
     if filename not in _places:
-        own = filename != "<timeit-src>" and _user(filename)
+        own = filename not in _TIMING and _user(filename)
         path = filename if filename.startswith("<") else os.path.abspath(filename)
         _places[filename] = path if own else None
     return _places[filename]
@@ -121,7 +125,9 @@ def _direct(depth: int = 2) -> bool:
     """Whether the clock was read by the program's own code (or a ``timeit`` of it), not by a
     library it calls (``logging`` reads the time of every record)."""
     name = sys._getframe(depth).f_code.co_filename
-    return name == "<timeit-src>" or _place(name) is not None
+    if name in _TIMING or _place(name) is not None:
+        return True
+    return any(package in name for package in _TIMING_PACKAGES)
 
 
 def _write(entry: dict[str, Any]) -> None:
