@@ -34,9 +34,9 @@ RELEASES = ["pinned", "0.4.30"]  # the release the tests run on (the newest), an
 
 
 def _framed(program: Path) -> bool:
-    """An IPython script or a pytest-benchmark suite: IPython and pytest-benchmark are in the
-    pinned release's test environment only."""
-    return program.suffix == ".ipy" or program.name.startswith("test_")
+    """An IPython script, a pytest-benchmark suite or an Equinox program: IPython,
+    pytest-benchmark and Equinox are in the pinned release's test environment only."""
+    return program.suffix == ".ipy" or program.name.startswith(("test_", "equinox_"))
 
 
 CASES = [(p, r) for p in PROGRAMS for r in RELEASES if r == "pinned" or not _framed(p)]
