@@ -271,3 +271,22 @@ def test_the_program_is_named_as_python_names_it(tmp_path: Path, named: list[str
     assert re.findall(r"^bench.py:(\d+):\d+ (JW\d+)", done.stderr, re.MULTILINE) == [
         ("10", "JW101")
     ]
+
+
+LOOKS = """\
+import pickle
+import time
+
+t, n = time.perf_counter(), time.time_ns()
+print(type(t), type(n), isinstance(t, float), f"{t:.0f}" == f"{float(t):.0f}")
+print(type(pickle.loads(pickle.dumps(t))), type(pickle.loads(pickle.dumps(n))))
+print(type(time.perf_counter() - t), type(time.time_ns() - n))
+"""
+
+
+def test_a_reading_looks_to_the_program_as_the_builtin_does(tmp_path: Path) -> None:
+    (tmp_path / "looks.py").write_text(LOOKS)
+    plain = _run(tmp_path / "looks.py", sys.executable, False, tmp_path / "plain")
+    watched = _run(tmp_path / "looks.py", sys.executable, True, tmp_path / "watched")
+    assert plain[1] == watched[1] and "<class 'float'> <class 'int'> True True" in plain[1]
+    assert (plain[0], watched[0]) == (0, 0)

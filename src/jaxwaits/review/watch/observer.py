@@ -210,6 +210,10 @@ class _Int(int):
 
 # Calls kept per thread (and open calls in all): an interval with more is judged on its last ones.
 _KEPT = 4096
+# Named as the builtins they stand for, so that a program printing a reading's type reads the same.
+for _kind, _name in ((_Float, "float"), (_Int, "int")):
+    _kind.__name__ = _kind.__qualname__ = _name
+    _kind.__module__ = "builtins"
 _calls: dict[int, collections.deque[_Dispatch]] = {}  # thread -> its watched calls, oldest first
 _open = collections.deque(maxlen=_KEPT)
 
