@@ -138,6 +138,13 @@ def _lines(places: list[tuple[str, int]], here: str) -> str:
 def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> str:
     since = _lines([(found[0]["start"][0], start)], here)
     times = f"in {len(found)} intervals" if len(found) > 1 else "once"
+    if rule == "JW103":
+        where = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
+        return (
+            f"the interval timed from {since} to here waited on some of its work but not on "
+            f"the results dispatched at {where}, {times}: results of separate calls are not "
+            "ready together; block on all of them (`jax.block_until_ready((a, b))`)"
+        )
     if rule == "JW101":
         where = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
         running = sum(f["running"] for f in found)

@@ -155,9 +155,14 @@ def _measured(start: _Read, end: _Read, seconds: float) -> None:
     tail = [d for d in calls if d.seq > max(covered, default=0)]
     where = {"start": list(start.site), "end": list(end.site), "clock": end.clock}
     if tail:
+        # Work waited on at one line and not at another (two results of separate calls, one
+        # blocked) is one output of several (JW103); the same line's later call left unwaited
+        # (the last step of a loop), or nothing waited, is the timer read too early (JW101).
+        waited_at = {d.site for d in calls if d.seq <= max(covered, default=0)}
+        several = bool(covered) and not waited_at & {d.site for d in tail}
         _write(
             {
-                "rule": "JW101",
+                "rule": "JW103" if several else "JW101",
                 **where,
                 "calls": sorted({d.site for d in tail}),
                 "running": any(not 0 < d.ready <= end.seq for d in tail),
