@@ -149,6 +149,7 @@ WATCH_ONLY = {
     "host_input_timed.py": {"JW107"},  # the host array is handed to the step inside a loop
     "periodic_action/main.py": {"JW101"},  # the interval is made in another module's method
     "pmap_step.py": {"JW102"},  # pmap compiles again for its own sharded output
+    "worker_joined.py": {"JW101"},  # the work was dispatched by a thread joined in the interval
 }
 
 

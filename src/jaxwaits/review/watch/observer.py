@@ -41,6 +41,7 @@ _outputs: dict[int, tuple[Any, _Dispatch]] = {}
 _open: collections.deque[_Dispatch]  # calls neither waited on nor seen ready yet
 _host_inputs: dict[int, Any] = {}  # id of a NumPy array handed to a watched call -> it, weakly
 _copied_again: list[tuple[int, int, tuple[str, int]]] = []  # (seq, thread, site) of a re-copy
+_joins: list[tuple[int, int, int | None]] = []  # (seq, joining thread, joined thread)
 _copies: dict[int, list[Any]] = {}  # id of an array -> [seq, thread, site, seq fetched (0)]
 _array_type: type | None = None
 _observed: list[str] = []  # what this release lets the watch observe (written to the log)
@@ -146,13 +147,22 @@ def _measured(start: _Read, end: _Read, seconds: float) -> None:
     if start.clock != end.clock or start.thread != end.thread or start.seq >= end.seq:
         return
     with _lock:
-        calls = [d for d in _calls.get(end.thread, []) if start.seq < d.seq < end.seq]
-        unknown = [s for s in _unknown_waits.get(end.thread, []) if start.seq < s < end.seq]
+        # The reading thread's work, and that of the threads it joined in the interval: a join
+        # waits for the thread, not for the work the thread dispatched.
+        joined = {j for q, t, j in _joins if t == end.thread and start.seq < q < end.seq}
         compiled = sum(s for q, t, s in _compiles if t == end.thread and start.seq < q < end.seq)
-    # A thread's work runs in the order it was dispatched: a wait on one call's results (or on
-    # an array no watched call made, which may hold them) waits for the calls before it too.
-    covered = [d.seq for d in calls if 0 < d.waited < end.seq or any(d.seq < u for u in unknown)]
-    tail = [d for d in calls if d.seq > max(covered, default=0)]
+        tail, calls, covered = [], [], []
+        for thread in {end.thread, *joined}:
+            mine = [d for d in _calls.get(thread, []) if start.seq < d.seq < end.seq]
+            unknown = [s for s in _unknown_waits.get(thread, []) if start.seq < s < end.seq]
+            # A thread's work runs in the order it was dispatched: a wait on one call's results
+            # (or on an array no watched call made, which may hold them) waits for those before.
+            done = [
+                d.seq for d in mine if 0 < d.waited < end.seq or any(d.seq < u for u in unknown)
+            ]
+            tail += [d for d in mine if d.seq > max(done, default=0)]
+            calls += mine
+            covered += done
     where = {"start": list(start.site), "end": list(end.site), "clock": end.clock}
     if tail:
         # Work waited on at one line and not at another (two results of separate calls, one
@@ -234,7 +244,7 @@ def _clock(name: str, read: Any, kind: type) -> Any:
             return value
         thread = threading.get_ident()
         seq = next(_seq)
-        _see_ready(thread, seq)
+        _see_ready(seq)
         made = kind(value)
         made._read = _Read(name, seq, thread, site)
         return made
@@ -242,14 +252,12 @@ def _clock(name: str, read: Any, kind: type) -> Any:
     return reading
 
 
-def _see_ready(thread: int, seq: int) -> None:
-    """At a reading, note which of the thread's open calls are done by now."""
+def _see_ready(seq: int) -> None:
+    """At a reading, note which open calls are done by now (a joined thread's work is judged
+    at another thread's reading)."""
     with _lock:
         still = []
         for d in _open:
-            if d.thread != thread:
-                still.append(d)
-                continue
             first = d.first()
             if first is None or _is_ready(first):
                 d.ready = seq
@@ -581,7 +589,21 @@ def _chain() -> None:
             sys.modules["sitecustomize"] = ours
 
 
+def _joining(join: Any) -> Any:
+    @_like(join)
+    def joined(self: threading.Thread, *args: Any, **kwargs: Any) -> Any:
+        result = join(self, *args, **kwargs)
+        if not self.is_alive():
+            with _lock:
+                _joins.append((next(_seq), threading.get_ident(), self.ident))
+                del _joins[:-_KEPT]
+        return result
+
+    return joined
+
+
 def _install() -> None:
+    threading.Thread.join = _joining(threading.Thread.join)  # type: ignore[method-assign]
     for name in ("time", "perf_counter", "monotonic"):
         setattr(time, name, _clock(name, getattr(time, name), _Float))
         setattr(time, name + "_ns", _clock(name + "_ns", getattr(time, name + "_ns"), _Int))
