@@ -183,14 +183,29 @@ y.block_until_ready()
 """
 
 
-@pytest.mark.parametrize("comment", ["", "  # jaxwaits: ignore[JW101] on purpose"])
-def test_a_suppression_comment_on_the_reading_silences_the_watch(
-    tmp_path: Path, comment: str
+@pytest.mark.parametrize(
+    ("comment", "silent"),
+    [
+        ("", False),
+        ("  # jaxwaits: ignore[JW101] on purpose", True),
+        ("  # the dispatch only", True),
+        ("  # bug: forgot to block, not dispatch only", False),  # the blind attack's comment
+        ("  # TODO: this times the dispatch by accident", False),
+    ],
+)
+def test_a_comment_on_the_reading_silences_the_watch_and_review_alike(
+    tmp_path: Path, comment: str, silent: bool
 ) -> None:
+    """A suppression, or words that say the dispatch is timed on purpose; not words that say
+    the code is wrong."""
     (tmp_path / "bench.py").write_text(SUPPRESSED.format(comment=comment))
     code, _, found = _run(tmp_path / "bench.py", sys.executable, True, tmp_path / "run")
-    assert [(f["code"], f["line"]) for f in found] == ([] if comment else [("JW101", 10)])
-    assert code == (0 if comment else 1)
+    assert [(f["code"], f["line"]) for f in found] == ([] if silent else [("JW101", 10)])
+    assert code == (0 if silent else 1)
+    reviewed = review.review([tmp_path / "bench.py"], set(RULES) - {"JW100"})
+    assert [(f.finding.rule, f.finding.line) for f in reviewed.findings] == (
+        [] if silent else [("JW101", 10)]
+    )
 
 
 def test_the_program_s_exit_status_passes_through(tmp_path: Path) -> None:

@@ -962,8 +962,7 @@ class Module:
         only`, `log("compiled in %.2f s", elapsed)`)."""
         first = getattr(end, "lineno", start)
         last = (getattr(end, "end_lineno", None) or first) + 1
-        said = "\n".join([*self.lines[start - 1 : start], *self.lines[first - 1 : last]]).lower()
-        return any(word in said for word in words)
+        return says([*self.lines[start - 1 : start], *self.lines[first - 1 : last]], words)
 
     def warms_up(self, line: int) -> bool:
         """The function around ``line`` is called more than once, or speaks of warming up."""
@@ -1017,6 +1016,22 @@ def _reshards(call: ast.Call) -> bool:
         and function.body.id == function.args.args[0].arg
         and any(k.arg == "out_shardings" for k in call.keywords)
     )
+
+
+# A comment that says the code is wrong does not say it is meant (`# bug: forgot to block, not
+# dispatch only`, `# TODO: warm up first, this times compilation by accident`).
+NEGATING = ("not ", "n't", "forgot", "bug", "mistake", "accident", "todo", "fixme", "wrong")
+
+
+def says(lines: list[str], words: tuple[str, ...]) -> bool:
+    """Whether the lines say one of ``words``, in their code or in a comment that does not
+    call the code wrong."""
+    for line in lines:
+        code, _, comment = line.lower().partition("#")
+        said = code if any(word in comment for word in NEGATING) else f"{code}#{comment}"
+        if any(word in said for word in words):
+            return True
+    return False
 
 
 def finding(code: str, node: ast.AST, message: str) -> Finding:

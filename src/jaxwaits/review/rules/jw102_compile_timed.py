@@ -25,6 +25,7 @@ from jaxwaits.review.facts import (
     callee_key,
     callee_name,
     finding,
+    says,
     spans_line,
 )
 from jaxwaits.review.regions import TIMED_WORDS, WARM_UP
@@ -53,7 +54,7 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         said: set[str] = set()  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
-            if any(word in facts.lines[call.lineno - 2].lower() for word in WARM_UP):
+            if says(facts.lines[call.lineno - 2 : call.lineno - 1], WARM_UP):
                 continue  # "# warm up" on the line before: this call is meant to compile
             compiled = _compiles(facts, call, region.start)
             if compiled and compiled not in said:

@@ -18,7 +18,7 @@ from tempfile import TemporaryDirectory
 from typing import Any
 
 from jaxwaits.review import formats, suppressions
-from jaxwaits.review.facts import Finding
+from jaxwaits.review.facts import Finding, says
 from jaxwaits.review.regions import DISPATCH, WARM_UP
 from jaxwaits.review.results import Located, Review
 from jaxwaits.review.rules import RULES
@@ -115,11 +115,10 @@ def _finding(rule: str, found: list[dict[str, Any]], lines: dict[str, list[str]]
         except (OSError, UnicodeDecodeError):
             lines[end_file] = []
     text = lines[end_file]
-    said = "\n".join(text[end_line - 1 : end_line + 1]).lower()
+    said = text[end_line - 1 : end_line + 1]
     if start_file == end_file:
-        said += "\n" + "\n".join(text[start_line - 1 : start_line]).lower()
-    meant = {"JW101": DISPATCH, "JW102": WARM_UP}.get(rule, ())
-    if any(word in said for word in meant):
+        said += text[start_line - 1 : start_line]
+    if says(said, {"JW101": DISPATCH, "JW102": WARM_UP}.get(rule, ())):
         return None
     message = _message(rule, found, end_file, start_line)
     finding = Finding(rule, end_line, 1, message)
