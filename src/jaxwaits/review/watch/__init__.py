@@ -137,15 +137,14 @@ def _lines(places: list[tuple[str, int]], here: str) -> str:
 def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> str:
     since = _lines([(found[0]["start"][0], start)], here)
     times = f"in {len(found)} intervals" if len(found) > 1 else "once"
+    where = _lines(sorted({tuple(c) for f in found for c in f.get("calls", [])}), here)
     if rule == "JW103":
-        where = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
         return (
             f"the interval timed from {since} to here waited on some of its work but not on "
             f"the results dispatched at {where}, {times}: results of separate calls are not "
             "ready together; block on all of them (`jax.block_until_ready((a, b))`)"
         )
     if rule == "JW101":
-        where = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
         running = sum(f["running"] for f in found)
         if running:
             state = f"still running at the read ({running} of {len(found)}): the time is wrong here"
@@ -168,17 +167,15 @@ def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> s
             "it waited for nothing; block on the arrays themselves, before converting them"
         )
     if rule == "JW111":
-        calls = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
         return (
-            f"the interval timed from {since} to here started copies to the host ({calls}) "
+            f"the interval timed from {since} to here started copies to the host ({where}) "
             f"that nothing fetched before the read, {times}: copy_to_host_async() only starts "
             "the copy; time the call that completes it (np.asarray, jax.device_get, .item())"
         )
     if rule == "JW107":
-        calls = _lines(sorted({tuple(c) for f in found for c in f["calls"]}), here)
         return (
             f"the interval timed from {since} to here hands the same NumPy array to jitted work "
-            f"again ({calls}), {times}: it is copied to the device on every call, and the copy "
+            f"again ({where}), {times}: it is copied to the device on every call, and the copy "
             "is timed as compute; place it once with jax.device_put before the timer starts"
         )
     seconds = sum(f["compile_s"] for f in found)
