@@ -741,8 +741,10 @@ class Module:
         if isinstance(func, ast.Name):
             return self.jax_names.get(func.id) in MAPPING
         parts = dotted_parts(func)
-        return self.from_jax(func) and bool(
-            {parts[-1], ".".join(parts[-2:])} & MAPPING if parts else False
+        return (
+            bool(parts)
+            and self.from_jax(func)
+            and bool({parts[-1], ".".join(parts[-2:])} & MAPPING)
         )
 
     def from_jax(self, func: ast.AST) -> bool:
