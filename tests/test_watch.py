@@ -19,6 +19,7 @@ from packaging.version import Version
 
 from jaxwaits import review
 from jaxwaits.releases import environments
+from jaxwaits.review import watch
 from jaxwaits.review.rules import RULES
 
 ROOT = Path(__file__).parent.parent
@@ -34,9 +35,9 @@ RELEASES = ["pinned", "0.4.30"]  # the release the tests run on (the newest), an
 
 
 def _framed(program: Path) -> bool:
-    """An IPython script, a pytest-benchmark suite or an Equinox program: IPython,
-    pytest-benchmark and Equinox are in the pinned release's test environment only."""
-    return program.suffix == ".ipy" or program.name.startswith(("test_", "equinox_"))
+    """An IPython script, a pytest-benchmark suite, an Equinox or a Flax program: IPython,
+    pytest-benchmark, Equinox and Flax are in the pinned release's test environment only."""
+    return program.suffix == ".ipy" or program.name.startswith(("test_", "equinox_", "flax_"))
 
 
 CASES = [(p, r) for p in PROGRAMS for r in RELEASES if r == "pinned" or not _framed(p)]
@@ -145,6 +146,8 @@ def test_the_watch_reports_what_was_labelled(
 # everywhere else they find the same mistakes.
 WATCH_ONLY = {
     "block_numpy_result.py": {"JW105"},  # the NumPy copy reaches the block through a name
+    "callback_losses_list.py": {"JW108"},  # the callback is a list's own append method
+    "callback_recorder/main.py": {"JW108"},  # the callback is a method of another module's class
     "eval_loop_counts.py": {"JW102"},  # eager operations compile on their first use
     "host_input_timed.py": {"JW107"},  # the host array is handed to the step inside a loop
     "periodic_action/main.py": {"JW101"},  # the interval is made in another module's method
@@ -306,3 +309,73 @@ def test_a_reading_looks_to_the_program_as_the_builtin_does(tmp_path: Path) -> N
     watched = _run(tmp_path / "looks.py", sys.executable, True, tmp_path / "watched")
     assert plain[1] == watched[1] and "<class 'float'> <class 'int'> True True" in plain[1]
     assert (plain[0], watched[0]) == (0, 0)
+
+
+BARRIER_ELSEWHERE = """\
+import threading
+
+import jax
+import jax.numpy as jnp
+
+seen = []
+
+
+@jax.jit
+def step(x):
+    jax.debug.callback(seen.append, x)
+    return x + 1
+
+
+out = step(jnp.ones(4))
+out.block_until_ready()
+worker = threading.Thread(target=jax.effects_barrier)
+worker.start()
+worker.join()
+print(len(seen))
+{tail}"""
+
+
+@pytest.mark.parametrize(
+    ("tail", "reported"),
+    [("", [("JW108", 20)]), ("jax.effects_barrier()\nprint(len(seen))\n", [("JW108", 20)])],
+)
+def test_an_effects_barrier_counts_in_the_thread_that_calls_it(
+    tmp_path: Path, tail: str, reported: list[tuple[str, int]]
+) -> None:
+    """A barrier another thread calls waits for that thread's effects, not the reader's: the
+    read after it is reported; after the reader's own barrier, nothing more is."""
+    (tmp_path / "bench.py").write_text(BARRIER_ELSEWHERE.format(tail=tail))
+    code, out, found = _run(tmp_path / "bench.py", sys.executable, True, tmp_path / "run")
+    assert [(f["code"], f["line"]) for f in found] == reported
+    assert code == 1 and out.startswith("1\n")
+
+
+def test_a_program_that_traces_itself_is_not_followed_for_reads(tmp_path: Path) -> None:
+    """With a trace function of the program's own (a debugger's, coverage's) the watch does
+    not follow the lines after a wait: it says so rather than staying silent, and the program
+    prints what it prints unwatched."""
+    traced = "import sys\nsys.settrace(lambda *a: None)\n" + BARRIER_ELSEWHERE.format(tail="")
+    (tmp_path / "bench.py").write_text(traced)
+    plain = _run(tmp_path / "bench.py", sys.executable, False, tmp_path / "plain")
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "jaxwaits", "watch", "--format", "json", "--output", str(report),
+         "bench.py"],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    data = json.loads(report.read_text())
+    assert done.stdout == plain[1] and data["findings"] == []
+    assert any("JW108" in line and "traces itself" in line for line in data["not_observed"])
+
+
+def test_a_callback_still_pending_at_the_read_is_said_to_be(tmp_path: Path) -> None:
+    """On a CPU the callback has always run when the block returns, so the other state, what an
+    accelerator can show, is judged here from the observer's line as it would write it."""
+    (tmp_path / "bench.py").write_text("print(len(seen))\n")
+    here = str(tmp_path / "bench.py")
+    entry = {"rule": "JW108", "site": [here, 1], "name": "seen", "wait": [here, 1],
+             "calls": [[here, 1]], "callbacks": [[here, 1]]}  # fmt: skip
+    for ran, said in ((True, "by chance"), (False, "had not run yet")):
+        watched = watch.judged([{**entry, "ran": ran}], {"JW108"}, 0)
+        [located] = watched.review.findings
+        assert said in located.finding.message and "`seen`" in located.finding.message

@@ -25,10 +25,12 @@ from jaxwaits.review.rules import RULES
 
 # What the observer cannot see on any release, said with every report.
 UNOBSERVED = (
-    "the dispatch of eager jax.numpy and lax operations (only jitted and pmapped calls; "
-    "their compilations are observed)",
-    "calls of ahead-of-time compiled functions (.lower(...).compile())",
+    "the dispatch of eager jax.numpy and lax operations (only jitted, pmapped and ahead-of-time "
+    "compiled calls; their compilations are observed)",
     "programs the watched one starts (the observer is not passed on)",
+    "reads of what a host callback changes made in another function than the waiting one and "
+    "those it returns to, more than 2000 lines after the wait, or through an object the "
+    "callback's own code does not name",
 )
 
 
@@ -165,6 +167,23 @@ def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> s
         return (
             f"jax.block_until_ready was handed no JAX array here (it held {held}), {times}: "
             "it waited for nothing; block on the arrays themselves, before converting them"
+        )
+    if rule == "JW108":
+        names = ", ".join(sorted({f"`{f['name']}`" for f in found}))
+        staged = _lines(sorted({tuple(c) for f in found for c in f["callbacks"]}), here)
+        waits = _lines(sorted({tuple(f["wait"]) for f in found}), here)
+        reads = f"{len(found)} times" if len(found) > 1 else "once"
+        if all(f["ran"] for f in found):
+            state = (
+                "it had run by then by chance (on a CPU the callback runs within the "
+                "computation): on an accelerator the block need not wait for it"
+            )
+        else:
+            state = "it had not run yet at the read: what was read is stale here"
+        return (
+            f"{names}, changed by the host callback staged at {staged}, is read here after a "
+            f"wait on arrays only ({waits}) and no jax.effects_barrier() in this thread, "
+            f"{reads}; {state}. Call jax.effects_barrier() before reading it"
         )
     if rule == "JW111":
         return (

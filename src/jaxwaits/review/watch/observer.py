@@ -13,6 +13,7 @@ mistake is written as one JSON line to the log ``JAXWAITS_WATCH_LOG`` names.
 from __future__ import annotations
 
 import collections
+import dis
 import functools
 import importlib.abc
 import importlib.util
@@ -34,8 +35,8 @@ _LIBRARY = tuple(os.path.join(p, "") for p in {_PATHS["stdlib"], _PATHS["platstd
 _lock = threading.RLock()
 _seq = itertools.count(1)
 _log_file: Any = None
-_compiles: list[tuple[int, int, float]] = []  # (seq, thread, seconds)
-_unknown_waits: dict[int, list[int]] = {}  # thread -> seqs of waits on arrays no watched call made
+_compiles: collections.deque[tuple[int, int, float]]  # (seq, thread, seconds)
+_unknown_waits: dict[int, collections.deque[int]] = {}  # thread -> waits on arrays no call made
 # id of an output array -> the array (weakly: an id is reused once its array is gone), its call
 _outputs: dict[int, tuple[Any, _Dispatch]] = {}
 _open: collections.deque[_Dispatch]  # calls neither waited on nor seen ready yet
@@ -51,11 +52,15 @@ class _Dispatch:
     """One watched call: its thread, when, the program line, its first output (weakly), and
     when it was first waited on and first seen ready."""
 
-    __slots__ = ("first", "ready", "seq", "site", "thread", "waited")
+    __slots__ = ("begun", "effects", "first", "ready", "seq", "site", "thread", "waited")
 
-    def __init__(self, seq: int, thread: int, site: tuple[str, int], first: Any) -> None:
+    def __init__(
+        self, seq: int, thread: int, site: tuple[str, int], first: Any, effects: tuple[Any, ...]
+    ) -> None:
         self.seq, self.thread, self.site = seq, thread, site
+        self.begun = seq  # when the call was made (its seq is when it returned)
         self.first = weakref.ref(first)
+        self.effects = effects  # the host callbacks staged in the function called (_Effect)
         self.waited = 0
         self.ready = 0
 
@@ -231,6 +236,7 @@ for _kind, _name in ((_Float, "float"), (_Int, "int")):
     _kind.__module__ = "builtins"
 _calls: dict[int, collections.deque[_Dispatch]] = {}  # thread -> its watched calls, oldest first
 _open = collections.deque(maxlen=_KEPT)
+_compiles = collections.deque(maxlen=_KEPT)
 
 
 def _clock(name: str, read: Any, kind: type) -> Any:
@@ -291,7 +297,7 @@ def _leaves(tree: Any) -> list[Any]:
     return [a for a in leaves if type(a) is _array_type]
 
 
-def _dispatched(out: Any) -> None:
+def _dispatched(out: Any, effects: tuple[Any, ...], begun: int) -> None:
     arrays = _leaves(out)
     if not arrays:
         return
@@ -300,7 +306,8 @@ def _dispatched(out: Any) -> None:
         return
     thread = threading.get_ident()
     with _lock:
-        call = _Dispatch(next(_seq), thread, site, arrays[0])
+        call = _Dispatch(next(_seq), thread, site, arrays[0], effects)
+        call.begun = begun
         mine = _calls.get(thread)
         if mine is None:
             mine = _calls[thread] = collections.deque(maxlen=_KEPT)
@@ -356,6 +363,7 @@ def _waited(tree: Any, fetched: bool = False) -> None:
     if not arrays:
         return
     thread = threading.get_ident()
+    effectful: list[_Dispatch] = []
     with _lock:
         seq = next(_seq)
         for array in arrays:
@@ -365,9 +373,326 @@ def _waited(tree: Any, fetched: bool = False) -> None:
             known = _outputs.get(id(array))
             call = known[1] if known is not None and known[0]() is array else None
             if call is None:
-                _unknown_waits.setdefault(thread, []).append(seq)  # may hold a watched result
-            elif not call.waited:
-                call.waited = seq
+                # an array no watched call made may hold a watched call's results
+                waits = _unknown_waits.get(thread)
+                if waits is None:
+                    waits = _unknown_waits[thread] = collections.deque(maxlen=_KEPT)
+                waits.append(seq)
+            else:
+                call.waited = call.waited or seq
+                if call.effects and call not in effectful:
+                    effectful.append(call)
+    # A barrier this thread called after a call was made has waited for its callbacks.
+    effectful = [d for d in effectful if d.seq > getattr(_local, "barrier", 0)]
+    if effectful:
+        try:
+            _Window.open(effectful)
+        except Exception as e:  # never the program's failure: written down instead
+            _write({"not observed": "reads of what host callbacks change (JW108)",
+                    "why": f"{type(e).__name__}: {e}"})  # fmt: skip
+
+
+# Host callbacks (JW108): what a callback staged in a watched function changes of the program's
+# objects, and a read of them after a wait on that call's arrays with no effects barrier between.
+_local = threading.local()
+_CHANGING = frozenset(
+    {"append", "extend", "insert", "add", "update", "setdefault", "pop", "popleft", "popitem",
+     "clear", "appendleft", "extendleft", "remove", "discard", "put", "put_nowait"}
+)  # fmt: skip
+# Objects no callback changes in place (an id of one would match any equal constant).
+_UNCHANGING = (int, float, complex, str, bytes, tuple, frozenset, type(None), types.ModuleType,
+               types.FunctionType, type)  # fmt: skip
+_WINDOW = 2000  # lines the waiting code is followed for after a wait, at most
+
+
+def _calling() -> list[Any]:
+    """The watched functions this thread is inside (a call within another is traced)."""
+    calling = getattr(_local, "calling", None)
+    if calling is None:
+        calling = _local.calling = []
+    return calling
+
+
+class _Effect:
+    """A host callback staged by a watched function: the program line that staged it, what it
+    changes (objects by id, and ``(id(namespace), name)`` slots it rebinds), when it last ran."""
+
+    __slots__ = ("code", "keep", "nonlocals", "objects", "ran", "site", "slots")
+
+    def __init__(self, site: tuple[str, int], callback: Any) -> None:
+        self.site, self.ran = site, 0
+        self.objects: set[int] = set()
+        self.slots: set[tuple[int, str]] = set()
+        self.nonlocals: set[str] = set()
+        self.keep: list[Any] = []  # what the ids name, alive while the callback is
+        self.code = None
+        _changes(self, callback)
+
+
+def _changes(effect: _Effect, callback: Any) -> None:
+    """Read the callback's bytecode for the outer objects it changes: through a method
+    (``calls.append``), an item or an attribute it stores, or a global or nonlocal it rebinds."""
+    bound: dict[str, Any] = {}
+    held = getattr(callback, "__self__", None)
+    if isinstance(callback, types.BuiltinMethodType) and callback.__name__ in _CHANGING:
+        if not isinstance(held, _UNCHANGING):  # losses.append itself
+            effect.objects.add(id(held))
+            effect.keep.append(held)
+        return
+    if isinstance(callback, functools.partial):
+        function, given, bound = callback.func, callback.args, dict(callback.keywords)
+    elif isinstance(callback, types.MethodType):
+        function, given = callback.__func__, (callback.__self__,)
+    else:
+        function, given = callback, ()
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return
+    effect.code = code
+    bound.update(zip(code.co_varnames[: code.co_argcount], given, strict=False))
+    cells = dict(zip(code.co_freevars, function.__closure__ or (), strict=False))
+    namespace = function.__globals__
+
+    # (object, the slot it was loaded from, the object it is an attribute of), this line's
+    loaded: list[tuple[Any, tuple[int, str] | None, Any]] = []
+    marks: list[tuple[Any, tuple[int, str] | None, Any]] = []  # objects changed in place
+    line, stored = None, False
+    for ins in dis.get_instructions(code):
+        at = ins.positions.lineno if ins.positions else None
+        if at is not None and at != line:
+            if stored:
+                marks += loaded  # x[k] = v: the line's containers, broadly
+            line, loaded, stored = at, [], False
+        name, op = ins.argval, ins.opname
+        if op in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(name, str) and name in namespace:
+            loaded.append((namespace[name], (id(namespace), name), None))
+        elif op == "LOAD_DEREF" and name in cells:
+            try:
+                loaded.append((cells[name].cell_contents, None, None))
+            except ValueError:  # an empty cell
+                pass
+        elif op.startswith("LOAD_FAST"):  # LOAD_FAST_LOAD_FAST loads two
+            for each in name if isinstance(name, tuple) else (name,):
+                if each in bound:
+                    loaded.append((bound[each], None, None))
+        elif op in ("LOAD_ATTR", "LOAD_METHOD") and loaded:
+            held = loaded[-1][0]
+            if name in _CHANGING:
+                marks.append(loaded[-1])
+            own = getattr(held, "__dict__", None)
+            if isinstance(own, dict) and name in own:
+                loaded[-1] = (own[name], (id(held), name), held)
+        elif op == "STORE_ATTR" and loaded:
+            held, slot, base = loaded[-1]
+            target = base if slot == (id(base), name) else held  # self.n += 1, or self.n = v
+            effect.slots.add((id(target), name))
+            effect.keep.append(target)
+        elif op in ("STORE_SUBSCR", "DELETE_SUBSCR"):
+            stored = True
+        elif op == "STORE_GLOBAL":
+            effect.slots.add((id(namespace), name))
+        elif op == "STORE_DEREF" and name in code.co_freevars:
+            effect.nonlocals.add(name)
+    if stored:
+        marks += loaded
+    for held, slot, _ in marks:
+        if not isinstance(held, _UNCHANGING):
+            effect.objects.add(id(held))
+            effect.keep.append(held)
+            if slot is not None:  # the name it was loaded by, read later, holds the change too
+                effect.slots.add(slot)
+
+
+def _staging(stage: Any) -> Any:
+    """``jax.debug.callback`` or ``io_callback``: the callback is noted as an effect of the
+    watched functions tracing now, and wrapped to note when it runs."""
+
+    @_like(stage)
+    def staged(callback: Any = None, *args: Any, **kwargs: Any) -> Any:
+        calling = _calling()
+        if callback is None or not callable(callback) or not calling:
+            made = stage(callback, *args, **kwargs)
+            if callback is None and callable(made):  # jax.debug.callback(ordered=True)(f, x)
+                return _staging(made)
+            return made
+        site = _site()
+        if site is None:
+            return stage(callback, *args, **kwargs)
+        effect = _Effect(site, callback)
+        outer = calling[-1]._jaxwaits_effects
+        if effect.objects or effect.slots or effect.nonlocals:
+            outer.append(effect)
+
+        @_like(callback)
+        def ran(*a: Any, **k: Any) -> Any:
+            effect.ran = next(_seq)
+            return callback(*a, **k)
+
+        return stage(ran, *args, **kwargs)
+
+    return staged
+
+
+def _barrier(barrier: Any) -> Any:
+    """``jax.effects_barrier()``: this thread's effects are waited for; its window closes."""
+
+    @_like(barrier)
+    def waited(*args: Any, **kwargs: Any) -> Any:
+        result = barrier(*args, **kwargs)
+        _local.barrier = next(_seq)
+        window = getattr(_local, "window", None)
+        if window is not None:
+            window.close()
+        return result
+
+    return waited
+
+
+def _no_calls(frame: Any, event: str, arg: Any) -> None:
+    """The thread's trace function while a window is open: new frames are not followed."""
+    return None
+
+
+class _Window:
+    """After a wait on a call whose callbacks change the program's objects: the lines the
+    waiting code (and its callers, in the program) runs next, up to the thread's effects
+    barrier, each looked at for a read of those objects (JW108)."""
+
+    def __init__(self, calls: list[_Dispatch], site: tuple[str, int]) -> None:
+        self.calls, self.site, self.lines = calls, site, 0
+        self.effects = [e for d in calls for e in d.effects]
+        self.read: set[str] = set()  # the names already reported
+
+    @classmethod
+    def open(cls, calls: list[_Dispatch]) -> None:
+        frame: types.FrameType | None = sys._getframe(2)
+        while frame is not None and _place(frame.f_code.co_filename) is None:
+            frame = frame.f_back
+        if frame is None:
+            return
+        if sys.gettrace() not in (None, _no_calls):  # a debugger's or coverage's: left alone
+            if not getattr(_local, "refused", False):
+                _local.refused = True
+                _write({"not observed": "reads of what host callbacks change (JW108)",
+                        "why": "the program traces itself (a debugger or coverage)"})  # fmt: skip
+            return
+        window = _local.window = cls(calls, (_place(frame.f_code.co_filename), frame.f_lineno))
+        window.look(frame, frame.f_lasti)  # the rest of the wait's own line
+        frame.f_trace = window.line
+        frame.f_trace_lines = True
+        sys.settrace(_no_calls)
+
+    def close(self) -> None:
+        if getattr(_local, "window", None) is self:
+            _local.window = None
+            sys.settrace(None)
+
+    def line(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        if getattr(_local, "window", None) is not self:
+            return None
+        if event == "return":
+            back = frame.f_back
+            if back is not None and _place(back.f_code.co_filename) is not None:
+                self.look(back, back.f_lasti)  # the rest of the line that called it
+                back.f_trace = self.line
+                back.f_trace_lines = True
+            else:
+                self.close()
+            return None
+        if event != "line":
+            return self.line
+        self.lines += 1
+        if self.lines > _WINDOW:
+            self.close()
+            return None
+        try:
+            self.look(frame, -1)
+        except Exception as e:  # never the program's failure: written down instead
+            self.close()
+            _write({"not observed": "reads of what host callbacks change (JW108)",
+                    "why": f"{type(e).__name__}: {e}"})  # fmt: skip
+            return None
+        return self.line
+
+    def look(self, frame: types.FrameType, after: int) -> None:
+        """Report each read of what the callbacks change on the frame's line, past ``after``."""
+        for name, key in _reads(frame, after):
+            for effect in self.effects:
+                if name in self.read:
+                    continue
+                if key in effect.objects or key in effect.slots or _nonlocal(effect, name, frame):
+                    self.read.add(name)
+                    self._report(frame, name)
+
+    def _report(self, frame: types.FrameType, name: str) -> None:
+        path = _place(frame.f_code.co_filename)
+        # A function traced again for new shapes keeps its earlier traces' callbacks too: one
+        # of them ran for the latest call.
+        ran = any(e.ran > max(d.begun for d in self.calls) for e in self.effects)
+        _write(
+            {
+                "rule": "JW108",
+                "site": [path, frame.f_lineno],
+                "name": name,
+                "wait": list(self.site),
+                "calls": sorted({d.site for d in self.calls}),
+                "callbacks": sorted({e.site for e in self.effects}),
+                "ran": ran,
+            }
+        )
+
+
+def _nonlocal(effect: _Effect, name: str, frame: types.FrameType) -> bool:
+    """A name the callback rebinds as ``nonlocal``, read in the function that defined it."""
+    return name in effect.nonlocals and effect.code in frame.f_code.co_consts
+
+
+_line_loads: dict[Any, dict[int, list[tuple[int, str, str, str | None]]]] = {}
+
+
+def _reads(frame: types.FrameType, after: int) -> list[tuple[str, int | tuple[int, str]]]:
+    """What the frame's current line loads past the instruction at offset ``after``: each name
+    (and ``name.attr``) with the id of the object it holds, and its ``(id(namespace), name)``
+    slot."""
+    code = frame.f_code
+    lines = _line_loads.get(code)
+    if lines is None:
+        lines = _line_loads[code] = {}
+        instructions = list(dis.get_instructions(code))
+        for ins, following in zip(instructions, [*instructions[1:], None], strict=True):
+            at = ins.positions.lineno if ins.positions else None
+            if at is None or not ins.opname.startswith("LOAD_") or ins.opname == "LOAD_CONST":
+                continue
+            names = ins.argval if isinstance(ins.argval, tuple) else (ins.argval,)
+            attr = following.argval if following and following.opname == "LOAD_ATTR" else None
+            for name in names:
+                if isinstance(name, str):
+                    lines.setdefault(at, []).append((ins.offset, ins.opname, name, attr))
+    found: list[tuple[str, int | tuple[int, str]]] = []
+    loads = [load[1:] for load in lines.get(frame.f_lineno, []) if load[0] > after]
+    if not loads:
+        return found
+    local = frame.f_locals
+    for op, name, attr in loads:
+        at_module = local is frame.f_globals
+        if (
+            op in ("LOAD_GLOBAL", "LOAD_NAME")
+            and name in frame.f_globals
+            and (at_module or name not in local)
+        ):
+            found.append((name, (id(frame.f_globals), name)))
+            held = frame.f_globals[name]
+        elif name in local:
+            held = local[name]
+        else:
+            continue
+        found.append((name, id(held)))
+        if attr is not None:
+            found.append((f"{name}.{attr}", (id(held), attr)))
+            own = getattr(held, "__dict__", None)
+            if isinstance(own, dict) and attr in own:
+                found.append((f"{name}.{attr}", id(own[attr])))
+    return found
 
 
 class _Watched:
@@ -375,11 +700,22 @@ class _Watched:
 
     def __init__(self, function: Any) -> None:
         object.__setattr__(self, "_jaxwaits_function", function)
+        object.__setattr__(self, "_jaxwaits_effects", [])  # callbacks its traces staged
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         _handed(args, kwargs)
-        out = self._jaxwaits_function(*args, **kwargs)
-        _dispatched(out)
+        calling = _calling()
+        calling.append(self)
+        begun = next(_seq)
+        try:
+            out = self._jaxwaits_function(*args, **kwargs)
+        finally:
+            calling.pop()
+        effects = self._jaxwaits_effects
+        if calling:  # called while another watched function traces: its callbacks are that one's
+            outer = calling[-1]._jaxwaits_effects
+            outer += [e for e in effects if e not in outer]
+        _dispatched(out, tuple(effects), begun)
         return out
 
     def __get__(self, obj: Any, owner: Any = None) -> Any:
@@ -484,6 +820,7 @@ def _watch_jax(jax: Any) -> None:
         if hasattr(jax, name):
             setattr(jax, name, _transform(getattr(jax, name)))
             _observed.append(f"jax.{name}")
+    _watch_compiled()
     kind = array.ArrayImpl
     kind.is_ready = _waiting(kind.is_ready, after=True, fetched=False)
     kind.block_until_ready = _waiting(kind.block_until_ready, fetched=False)
@@ -494,12 +831,44 @@ def _watch_jax(jax: Any) -> None:
     if hasattr(kind, "copy_to_host_async"):
         kind.copy_to_host_async = _copying(kind.copy_to_host_async)
     jax.block_until_ready = _blocking(jax.block_until_ready)
+    _watch_callbacks(jax)
     jax.device_get = _waiting_function(jax.device_get, fetched=True)
     monitoring = getattr(jax, "monitoring", None)
     if monitoring is not None and hasattr(monitoring, "register_event_duration_secs_listener"):
         monitoring.register_event_duration_secs_listener(_compiled)
         _observed.append("compilations")
     _write({"observed": _observed})
+
+
+def _watch_compiled() -> None:
+    """Calls of ahead-of-time compiled functions (``jax.jit(f).lower(x).compile()``)."""
+    from jax._src import stages
+
+    call = stages.Compiled.__call__
+
+    @_like(call)
+    def called(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _handed(args, kwargs)
+        begun = next(_seq)
+        out = call(self, *args, **kwargs)
+        _dispatched(out, (), begun)
+        return out
+
+    stages.Compiled.__call__ = called
+    _observed.append("ahead-of-time compiled calls")
+
+
+def _watch_callbacks(jax: Any) -> None:
+    from jax._src import callback, debugging
+
+    jax.debug.callback = debugging.debug_callback = _staging(debugging.debug_callback)
+    io = callback.io_callback
+    callback.io_callback = _staging(io)
+    experimental = sys.modules.get("jax.experimental")
+    if experimental is not None and getattr(experimental, "io_callback", None) is io:
+        experimental.io_callback = callback.io_callback
+    jax.effects_barrier = _barrier(jax.effects_barrier)
+    _observed.append("host callbacks")
 
 
 def _compiled(event: str, seconds: float, *args: Any, **kwargs: Any) -> None:
