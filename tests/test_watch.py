@@ -147,6 +147,8 @@ def test_the_watch_reports_what_was_labelled(
 WATCH_ONLY = {
     "block_numpy_result.py": {"JW105"},  # the NumPy copy reaches the block through a name
     "callback_losses_list.py": {"JW108"},  # the callback is a list's own append method
+    "callback_partial_metrics.py": {"JW108"},  # the callback is a functools.partial
+    "callback_read_same_line.py": {"JW108"},  # read on the block's own line, after it
     "callback_recorder/main.py": {"JW108"},  # the callback is a method of another module's class
     "eval_loop_counts.py": {"JW102"},  # eager operations compile on their first use
     "host_input_timed.py": {"JW107"},  # the host array is handed to the step inside a loop
