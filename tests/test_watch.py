@@ -24,6 +24,7 @@ from jaxwaits.review.rules import RULES
 
 ROOT = Path(__file__).parent.parent
 REDUCTIONS = Path(__file__).parent / "watch_reductions"
+INDEX = (REDUCTIONS / "INDEX.md").read_text(encoding="utf-8")
 PROGRAMS = sorted(
     [
         *REDUCTIONS.glob("*.py"),
@@ -142,20 +143,11 @@ def test_the_watch_reports_what_was_labelled(
                 assert said and all("by chance" in m for m in said)
 
 
-# Where the watch sees a mistake review cannot (by the code of each rule), program by program;
+# Where the watch sees a mistake review cannot, program by program, as INDEX.md lists them;
 # everywhere else they find the same mistakes.
-WATCH_ONLY = {
-    "block_numpy_result.py": {"JW105"},  # the NumPy copy reaches the block through a name
-    "callback_losses_list.py": {"JW108"},  # the callback is a list's own append method
-    "callback_partial_metrics.py": {"JW108"},  # the callback is a functools.partial
-    "callback_read_same_line.py": {"JW108"},  # read on the block's own line, after it
-    "callback_recorder/main.py": {"JW108"},  # the callback is a method of another module's class
-    "eval_loop_counts.py": {"JW102"},  # eager operations compile on their first use
-    "host_input_timed.py": {"JW107"},  # the host array is handed to the step inside a loop
-    "periodic_action/main.py": {"JW101"},  # the interval is made in another module's method
-    "pmap_step.py": {"JW102"},  # pmap compiles again for its own sharded output
-    "worker_joined.py": {"JW101"},  # the work was dispatched by a thread joined in the interval
-}
+WATCH_ONLY: dict[str, set[str]] = {}
+for _entry in re.finditer(r"^- `(\S+)` (JW\d+): ", INDEX.split("## Where the watch sees")[1], re.M):
+    WATCH_ONLY.setdefault(_entry[1], set()).add(_entry[2])
 
 
 REVIEWED = [p for p in PROGRAMS if p.suffix == ".py"]  # review reads no IPython script
