@@ -28,6 +28,8 @@ UNOBSERVED = (
     "the dispatch of eager jax.numpy and lax operations (only jitted, pmapped and ahead-of-time "
     "compiled calls; their compilations are observed)",
     "programs the watched one starts (the observer is not passed on)",
+    "intervals made from readings by NumPy (readings stored in an array, np.diff of them): "
+    "only a subtraction of two readings in Python is an interval",
     "reads of what a host callback changes made in another function than the waiting one and "
     "those it returns to, more than 2000 lines after the wait, or through an object the "
     "callback's own code does not name",
@@ -148,8 +150,14 @@ def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> s
         )
     if rule == "JW101":
         running = sum(f["running"] for f in found)
+        dropped = sum(bool(f.get("dropped")) and not f["running"] for f in found)
         if running:
             state = f"still running at the read ({running} of {len(found)}): the time is wrong here"
+        elif dropped:
+            state = (
+                f"not seen finished: its results were dropped before the read ({dropped} of "
+                f"{len(found)}), so whether it was still running is not known"
+            )
         else:
             state = "finished before the read by chance: wrong on a loaded or faster machine"
         return (

@@ -50,9 +50,9 @@ _observed: list[str] = []  # what this release lets the watch observe (written t
 
 class _Dispatch:
     """One watched call: its thread, when, the program line, its first output (weakly), and
-    when it was first waited on and first seen ready."""
+    when it was first waited on and first seen ready (or its output seen gone)."""
 
-    __slots__ = ("begun", "effects", "first", "ready", "seq", "site", "thread", "waited")
+    __slots__ = ("begun", "dropped", "effects", "first", "ready", "seq", "site", "thread", "waited")
 
     def __init__(
         self, seq: int, thread: int, site: tuple[str, int], first: Any, effects: tuple[Any, ...]
@@ -63,6 +63,7 @@ class _Dispatch:
         self.effects = effects  # the host callbacks staged in the function called (_Effect)
         self.waited = 0
         self.ready = 0
+        self.dropped = False  # its output was gone before it was seen ready: not known
 
 
 class _Read:
@@ -154,11 +155,16 @@ def _measured(start: _Read, end: _Read, seconds: float) -> None:
     with _lock:
         # The reading thread's work, and that of the threads it joined in the interval: a join
         # waits for the thread, not for the work the thread dispatched.
-        joined = {j for q, t, j in _joins if t == end.thread and start.seq < q < end.seq}
+        # (A pool's thread goes on to other work: only its calls before the join count.)
+        joined: dict[int, int] = {}
+        for q, t, j in _joins:
+            if t == end.thread and start.seq < q < end.seq and j is not None:
+                joined[j] = max(q, joined.get(j, 0))
         compiled = sum(s for q, t, s in _compiles if t == end.thread and start.seq < q < end.seq)
         tail, calls, covered = [], [], []
         for thread in {end.thread, *joined}:
-            mine = [d for d in _calls.get(thread, []) if start.seq < d.seq < end.seq]
+            until = end.seq if thread == end.thread else joined[thread]
+            mine = [d for d in _calls.get(thread, []) if start.seq < d.seq < until]
             unknown = [s for s in _unknown_waits.get(thread, []) if start.seq < s < end.seq]
             # A thread's work runs in the order it was dispatched: a wait on one call's results
             # (or on an array no watched call made, which may hold them) waits for those before.
@@ -181,6 +187,11 @@ def _measured(start: _Read, end: _Read, seconds: float) -> None:
                 **where,
                 "calls": sorted({d.site for d in tail}),
                 "running": any(not 0 < d.ready <= end.seq for d in tail),
+                # a thread's last call whose output the program dropped unseen: it may have run
+                "dropped": any(
+                    max((d for d in tail if d.thread == t), key=lambda d: d.seq).dropped
+                    for t in {d.thread for d in tail}
+                ),
             }
         )
     if compiled > 0:
@@ -266,7 +277,7 @@ def _see_ready(seq: int) -> None:
         for d in _open:
             first = d.first()
             if first is None or _is_ready(first):
-                d.ready = seq
+                d.ready, d.dropped = seq, first is None
             else:
                 still.append(d)
         _open.clear()
@@ -403,6 +414,7 @@ _CHANGING = frozenset(
 _UNCHANGING = (int, float, complex, str, bytes, tuple, frozenset, type(None), types.ModuleType,
                types.FunctionType, type)  # fmt: skip
 _WINDOW = 2000  # lines the waiting code is followed for after a wait, at most
+_DEPTH = 3  # calls into the program's own functions a callback's changes are looked for through
 
 
 def _calling() -> list[Any]:
@@ -429,9 +441,10 @@ class _Effect:
         _changes(self, callback)
 
 
-def _changes(effect: _Effect, callback: Any) -> None:
+def _changes(effect: _Effect, callback: Any, depth: int = 0) -> None:
     """Read the callback's bytecode for the outer objects it changes: through a method
-    (``calls.append``), an item or an attribute it stores, or a global or nonlocal it rebinds."""
+    (``calls.append``), an item or an attribute it stores, or a global or nonlocal it rebinds;
+    and so for the program's own functions it calls, a few calls deep."""
     bound: dict[str, Any] = {}
     held = getattr(callback, "__self__", None)
     if isinstance(callback, types.BuiltinMethodType) and callback.__name__ in _CHANGING:
@@ -448,10 +461,12 @@ def _changes(effect: _Effect, callback: Any) -> None:
     code = getattr(function, "__code__", None)
     if code is None:
         return
-    effect.code = code
+    if depth == 0:
+        effect.code = code
     bound.update(zip(code.co_varnames[: code.co_argcount], given, strict=False))
     cells = dict(zip(code.co_freevars, function.__closure__ or (), strict=False))
     namespace = function.__globals__
+    callees: list[Any] = []  # the program's own functions it loads (to call them, mostly)
 
     # (object, the slot it was loaded from, the object it is an attribute of), this line's
     loaded: list[tuple[Any, tuple[int, str] | None, Any]] = []
@@ -482,6 +497,11 @@ def _changes(effect: _Effect, callback: Any) -> None:
             own = getattr(held, "__dict__", None)
             if isinstance(own, dict) and name in own:
                 loaded[-1] = (own[name], (id(held), name), held)
+                callees.append(own[name])
+            elif not isinstance(held, _UNCHANGING):  # a method of the program's own class
+                method = _method(held, name)
+                if method is not None:
+                    callees.append(method)
         elif op == "STORE_ATTR" and loaded:
             held, slot, base = loaded[-1]
             target = base if slot == (id(base), name) else held  # self.n += 1, or self.n = v
@@ -493,6 +513,8 @@ def _changes(effect: _Effect, callback: Any) -> None:
             effect.slots.add((id(namespace), name))
         elif op == "STORE_DEREF" and name in code.co_freevars:
             effect.nonlocals.add(name)
+        if op in ("LOAD_GLOBAL", "LOAD_DEREF") and loaded:
+            callees.append(loaded[-1][0])
     if stored:
         marks += loaded
     for held, slot, _ in marks:
@@ -501,6 +523,28 @@ def _changes(effect: _Effect, callback: Any) -> None:
             effect.keep.append(held)
             if slot is not None:  # the name it was loaded by, read later, holds the change too
                 effect.slots.add(slot)
+    if depth < _DEPTH:
+        for callee in callees:
+            if isinstance(callee, functools.partial):
+                target = callee.func
+            elif isinstance(callee, types.MethodType):
+                target = callee.__func__
+            else:
+                target = callee
+            if not isinstance(target, types.FunctionType) or target.__code__ is code:
+                continue
+            if _place(target.__code__.co_filename) is not None:
+                _changes(effect, callee, depth + 1)
+
+
+def _method(held: Any, name: str) -> Any:
+    """``held.name`` when it is a plain function of ``held``'s class, bound (no getattr: a
+    property's code is not run)."""
+    for kind in type(held).__mro__:
+        found = kind.__dict__.get(name)
+        if found is not None:
+            return types.MethodType(found, held) if isinstance(found, types.FunctionType) else None
+    return None
 
 
 def _staging(stage: Any) -> Any:
@@ -899,7 +943,36 @@ def _watch_numpy(numpy: Any) -> None:
         setattr(numpy, name, copying(getattr(numpy, name)))
 
 
-_AFTER = {"jax": _watch_jax, "jax.experimental.pjit": _watch_pjit, "numpy": _watch_numpy}
+_computed_by: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
+def _watch_futures(base: Any) -> None:
+    """``Future.result()`` waits for the pool thread that set the result, as a join does."""
+    future = base.Future
+    set_result, result = future.set_result, future.result
+
+    @_like(set_result)
+    def computed(self: Any, value: Any) -> Any:
+        _computed_by[self] = threading.get_ident()
+        return set_result(self, value)
+
+    @_like(result)
+    def got(self: Any, *args: Any, **kwargs: Any) -> Any:
+        value = result(self, *args, **kwargs)
+        thread = _computed_by.get(self)
+        if thread is not None and thread != threading.get_ident():
+            _join(thread)
+        return value
+
+    future.set_result, future.result = computed, got
+
+
+_AFTER = {
+    "jax": _watch_jax,
+    "jax.experimental.pjit": _watch_pjit,
+    "numpy": _watch_numpy,
+    "concurrent.futures._base": _watch_futures,
+}
 
 
 def _safely(then: Any, module: Any) -> None:
@@ -958,14 +1031,19 @@ def _chain() -> None:
             sys.modules["sitecustomize"] = ours
 
 
+def _join(thread: int | None) -> None:
+    """This thread has waited for another (joined it, or got a result it computed)."""
+    with _lock:
+        _joins.append((next(_seq), threading.get_ident(), thread))
+        del _joins[:-_KEPT]
+
+
 def _joining(join: Any) -> Any:
     @_like(join)
     def joined(self: threading.Thread, *args: Any, **kwargs: Any) -> Any:
         result = join(self, *args, **kwargs)
         if not self.is_alive():
-            with _lock:
-                _joins.append((next(_seq), threading.get_ident(), self.ident))
-                del _joins[:-_KEPT]
+            _join(self.ident)
         return result
 
     return joined
