@@ -52,12 +52,15 @@ class _Dispatch:
     """One watched call: its thread, when, the program line, its first output (weakly), and
     when it was first waited on and first seen ready (or its output seen gone)."""
 
-    __slots__ = ("begun", "dropped", "effects", "first", "ready", "seq", "site", "thread", "waited")
+    __slots__ = (
+        "begun", "dropped", "effects", "first", "path", "ready", "seq", "site", "thread", "waited"
+    )  # fmt: skip
 
     def __init__(
-        self, seq: int, thread: int, site: tuple[str, int], first: Any, effects: tuple[Any, ...]
-    ) -> None:
-        self.seq, self.thread, self.site = seq, thread, site
+        self, seq: int, thread: int, path: tuple[tuple[str, int], ...], first: Any,
+        effects: tuple[Any, ...],
+    ) -> None:  # fmt: skip
+        self.seq, self.thread, self.path, self.site = seq, thread, path, path[0]
         self.begun = seq  # when the call was made (its seq is when it returned)
         self.first = weakref.ref(first)
         self.effects = effects  # the host callbacks staged in the function called (_Effect)
@@ -128,6 +131,19 @@ def _site(depth: int = 2) -> tuple[str, int] | None:
     return None
 
 
+def _path(depth: int = 2) -> tuple[tuple[str, int], ...]:
+    """The program lines this call was made from, innermost first (a few): a helper's line and
+    the lines that called the helper."""
+    frame: types.FrameType | None = sys._getframe(depth)
+    path: list[tuple[str, int]] = []
+    while frame is not None and len(path) < _PATH:
+        place = _place(frame.f_code.co_filename)
+        if place is not None:
+            path.append((place, frame.f_lineno))
+        frame = frame.f_back
+    return tuple(path)
+
+
 def _direct(depth: int = 2) -> bool:
     """Whether the clock was read by the program's own code (or a ``timeit`` of it), not by a
     library it calls (``logging`` reads the time of every record)."""
@@ -179,13 +195,13 @@ def _measured(start: _Read, end: _Read, seconds: float) -> None:
         # Work waited on at one line and not at another (two results of separate calls, one
         # blocked) is one output of several (JW103); the same line's later call left unwaited
         # (the last step of a loop), or nothing waited, is the timer read too early (JW101).
-        waited_at = {d.site for d in calls if d.seq <= max(covered, default=0)}
-        several = bool(covered) and not waited_at & {d.site for d in tail}
+        waited_at = {d.path for d in calls if d.seq <= max(covered, default=0)}
+        several = bool(covered) and not waited_at & {d.path for d in tail}
         _write(
             {
                 "rule": "JW103" if several else "JW101",
                 **where,
-                "calls": sorted({d.site for d in tail}),
+                "calls": sorted({_apart(d.path, waited_at) if several else d.site for d in tail}),
                 "running": any(not 0 < d.ready <= end.seq for d in tail),
                 # a thread's last call whose output the program dropped unseen: it may have run
                 "dropped": any(
@@ -207,6 +223,15 @@ def _measured(start: _Read, end: _Read, seconds: float) -> None:
         again = {c[2] for c in _copied_again if c[1] == end.thread and start.seq < c[0] < end.seq}
     if again:
         _write({"rule": "JW107", **where, "calls": sorted(again)})
+
+
+def _apart(path: tuple[tuple[str, int], ...], others: set[Any]) -> tuple[str, int]:
+    """The innermost line of a call's path where it parts from the other calls' (two calls
+    through one helper's line are told apart by the lines that called the helper)."""
+    for depth, place in enumerate(path):
+        if all(len(other) <= depth or other[depth] != place for other in others):
+            return place
+    return path[0]
 
 
 class _Float(float):
@@ -241,6 +266,7 @@ class _Int(int):
 
 # Calls kept per thread (and open calls in all): an interval with more is judged on its last ones.
 _KEPT = 4096
+_PATH = 4  # program lines kept of each call's path
 # Named as the builtins they stand for, so that a program printing a reading's type reads the same.
 for _kind, _name in ((_Float, "float"), (_Int, "int")):
     _kind.__name__ = _kind.__qualname__ = _name
@@ -312,12 +338,12 @@ def _dispatched(out: Any, effects: tuple[Any, ...], begun: int) -> None:
     arrays = _leaves(out)
     if not arrays:
         return
-    site = _site(3)
-    if site is None:
+    path = _path(3)
+    if not path:
         return
     thread = threading.get_ident()
     with _lock:
-        call = _Dispatch(next(_seq), thread, site, arrays[0], effects)
+        call = _Dispatch(next(_seq), thread, path, arrays[0], effects)
         call.begun = begun
         mine = _calls.get(thread)
         if mine is None:
