@@ -26,6 +26,7 @@ import threading
 import time
 import types
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 _LOG = os.environ.pop("JAXWAITS_WATCH_LOG", "")
@@ -36,13 +37,13 @@ _lock = threading.RLock()
 _seq = itertools.count(1)
 _log_file: Any = None
 _compiles: collections.deque[tuple[int, int, float]]  # (seq, thread, seconds)
-_unknown_waits: dict[int, collections.deque[int]] = {}  # thread -> waits on arrays no call made
+_unknown_waits: dict[int, collections.deque[int]]  # thread -> waits on arrays no call made
 # id of an output array -> the array (weakly: an id is reused once its array is gone), its call
 _outputs: dict[int, tuple[Any, _Dispatch]] = {}
 _open: collections.deque[_Dispatch]  # calls neither waited on nor seen ready yet
 _host_inputs: dict[int, Any] = {}  # id of a NumPy array handed to a watched call -> it, weakly
 _copied_again: list[tuple[int, int, tuple[str, int]]] = []  # (seq, thread, site) of a re-copy
-_joins: list[tuple[int, int, int | None]] = []  # (seq, joining thread, joined thread)
+_joins: collections.deque[tuple[int, int, int | None]]  # (seq, joining thread, joined one)
 _copies: dict[int, list[Any]] = {}  # id of an array -> [seq, thread, site, seq fetched (0)]
 _array_type: type | None = None
 _observed: list[str] = []  # what this release lets the watch observe (written to the log)
@@ -57,11 +58,11 @@ class _Dispatch:
     )  # fmt: skip
 
     def __init__(
-        self, seq: int, thread: int, path: tuple[tuple[str, int], ...], first: Any,
+        self, seq: int, begun: int, thread: int, path: tuple[tuple[str, int], ...], first: Any,
         effects: tuple[Any, ...],
     ) -> None:  # fmt: skip
         self.seq, self.thread, self.path, self.site = seq, thread, path, path[0]
-        self.begun = seq  # when the call was made (its seq is when it returned)
+        self.begun = begun  # when the call was made (its seq is when it returned)
         self.first = weakref.ref(first)
         self.effects = effects  # the host callbacks staged in the function called (_Effect)
         self.waited = 0
@@ -119,29 +120,28 @@ def _place(filename: str) -> str | None:
     return _places[filename]
 
 
-def _site(depth: int = 2) -> tuple[str, int] | None:
-    """The program line that made this call: the first frame of the program's own code (a
+def _program_frames(frame: types.FrameType | None) -> Iterator[tuple[types.FrameType, str]]:
+    """The frames of the program's own code from ``frame`` outwards, with their paths (a
     ``timeit`` statement's frame gives way to the line that called ``timeit``)."""
-    frame: types.FrameType | None = sys._getframe(depth)
     while frame is not None:
         path = _place(frame.f_code.co_filename)
         if path is not None:
-            return (path, frame.f_lineno)
+            yield frame, path
         frame = frame.f_back
+
+
+def _site(depth: int = 2) -> tuple[str, int] | None:
+    """The program line that made this call."""
+    for frame, path in _program_frames(sys._getframe(depth)):
+        return (path, frame.f_lineno)
     return None
 
 
 def _path(depth: int = 2) -> tuple[tuple[str, int], ...]:
     """The program lines this call was made from, innermost first (a few): a helper's line and
     the lines that called the helper."""
-    frame: types.FrameType | None = sys._getframe(depth)
-    path: list[tuple[str, int]] = []
-    while frame is not None and len(path) < _PATH:
-        place = _place(frame.f_code.co_filename)
-        if place is not None:
-            path.append((place, frame.f_lineno))
-        frame = frame.f_back
-    return tuple(path)
+    frames = _program_frames(sys._getframe(depth))
+    return tuple((path, frame.f_lineno) for frame, path in itertools.islice(frames, _PATH))
 
 
 def _direct(depth: int = 2) -> bool:
@@ -271,9 +271,15 @@ _PATH = 4  # program lines kept of each call's path
 for _kind, _name in ((_Float, "float"), (_Int, "int")):
     _kind.__name__ = _kind.__qualname__ = _name
     _kind.__module__ = "builtins"
-_calls: dict[int, collections.deque[_Dispatch]] = {}  # thread -> its watched calls, oldest first
-_open = collections.deque(maxlen=_KEPT)
-_compiles = collections.deque(maxlen=_KEPT)
+
+
+def _kept() -> collections.deque[Any]:
+    return collections.deque(maxlen=_KEPT)
+
+
+_calls: dict[int, collections.deque[_Dispatch]] = collections.defaultdict(_kept)  # oldest first
+_unknown_waits = collections.defaultdict(_kept)
+_open, _compiles, _joins = _kept(), _kept(), _kept()
 
 
 def _clock(name: str, read: Any, kind: type) -> Any:
@@ -343,12 +349,8 @@ def _dispatched(out: Any, effects: tuple[Any, ...], begun: int) -> None:
         return
     thread = threading.get_ident()
     with _lock:
-        call = _Dispatch(next(_seq), thread, path, arrays[0], effects)
-        call.begun = begun
-        mine = _calls.get(thread)
-        if mine is None:
-            mine = _calls[thread] = collections.deque(maxlen=_KEPT)
-        mine.append(call)
+        call = _Dispatch(next(_seq), begun, thread, path, arrays[0], effects)
+        _calls[thread].append(call)
         for array in arrays:
             key = id(array)
             _outputs[key] = (weakref.ref(array, functools.partial(_gone, key)), call)
@@ -411,10 +413,7 @@ def _waited(tree: Any, fetched: bool = False) -> None:
             call = known[1] if known is not None and known[0]() is array else None
             if call is None:
                 # an array no watched call made may hold a watched call's results
-                waits = _unknown_waits.get(thread)
-                if waits is None:
-                    waits = _unknown_waits[thread] = collections.deque(maxlen=_KEPT)
-                waits.append(seq)
+                _unknown_waits[thread].append(seq)
             else:
                 call.waited = call.waited or seq
                 if call.effects and call not in effectful:
@@ -425,8 +424,7 @@ def _waited(tree: Any, fetched: bool = False) -> None:
         try:
             _Window.open(effectful)
         except Exception as e:  # never the program's failure: written down instead
-            _write({"not observed": "reads of what host callbacks change (JW108)",
-                    "why": f"{type(e).__name__}: {e}"})  # fmt: skip
+            _not_followed(f"{type(e).__name__}: {e}")
 
 
 # Host callbacks (JW108): what a callback staged in a watched function changes of the program's
@@ -441,6 +439,10 @@ _UNCHANGING = (int, float, complex, str, bytes, tuple, frozenset, type(None), ty
                types.FunctionType, type)  # fmt: skip
 _WINDOW = 2000  # lines the waiting code is followed for after a wait, at most
 _DEPTH = 3  # calls into the program's own functions a callback's changes are looked for through
+
+
+def _not_followed(why: str) -> None:
+    _write({"not observed": "reads of what host callbacks change (JW108)", "why": why})
 
 
 def _calling() -> list[Any]:
@@ -471,19 +473,13 @@ def _changes(effect: _Effect, callback: Any, depth: int = 0) -> None:
     """Read the callback's bytecode for the outer objects it changes: through a method
     (``calls.append``), an item or an attribute it stores, or a global or nonlocal it rebinds;
     and so for the program's own functions it calls, a few calls deep."""
-    bound: dict[str, Any] = {}
     held = getattr(callback, "__self__", None)
     if isinstance(callback, types.BuiltinMethodType) and callback.__name__ in _CHANGING:
         if not isinstance(held, _UNCHANGING):  # losses.append itself
             effect.objects.add(id(held))
             effect.keep.append(held)
         return
-    if isinstance(callback, functools.partial):
-        function, given, bound = callback.func, callback.args, dict(callback.keywords)
-    elif isinstance(callback, types.MethodType):
-        function, given = callback.__func__, (callback.__self__,)
-    else:
-        function, given = callback, ()
+    function, given, bound = _unbound(callback)
     code = getattr(function, "__code__", None)
     if code is None:
         return
@@ -551,16 +547,20 @@ def _changes(effect: _Effect, callback: Any, depth: int = 0) -> None:
                 effect.slots.add(slot)
     if depth < _DEPTH:
         for callee in callees:
-            if isinstance(callee, functools.partial):
-                target = callee.func
-            elif isinstance(callee, types.MethodType):
-                target = callee.__func__
-            else:
-                target = callee
+            target = _unbound(callee)[0]
             if not isinstance(target, types.FunctionType) or target.__code__ is code:
                 continue
             if _place(target.__code__.co_filename) is not None:
                 _changes(effect, callee, depth + 1)
+
+
+def _unbound(callback: Any) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
+    """A callable's function, the positional arguments bound to it, and the keyword ones."""
+    if isinstance(callback, functools.partial):
+        return callback.func, callback.args, dict(callback.keywords)
+    if isinstance(callback, types.MethodType):
+        return callback.__func__, (callback.__self__,), {}
+    return callback, (), {}
 
 
 def _method(held: Any, name: str) -> Any:
@@ -635,18 +635,15 @@ class _Window:
 
     @classmethod
     def open(cls, calls: list[_Dispatch]) -> None:
-        frame: types.FrameType | None = sys._getframe(2)
-        while frame is not None and _place(frame.f_code.co_filename) is None:
-            frame = frame.f_back
-        if frame is None:
+        frame, path = next(_program_frames(sys._getframe(2)), (None, None))
+        if frame is None or path is None:
             return
         if sys.gettrace() not in (None, _no_calls):  # a debugger's or coverage's: left alone
             if not getattr(_local, "refused", False):
                 _local.refused = True
-                _write({"not observed": "reads of what host callbacks change (JW108)",
-                        "why": "the program traces itself (a debugger or coverage)"})  # fmt: skip
+                _not_followed("the program traces itself (a debugger or coverage)")
             return
-        window = _local.window = cls(calls, (_place(frame.f_code.co_filename), frame.f_lineno))
+        window = _local.window = cls(calls, (path, frame.f_lineno))
         window.look(frame, frame.f_lasti)  # the rest of the wait's own line
         frame.f_trace = window.line
         frame.f_trace_lines = True
@@ -679,20 +676,21 @@ class _Window:
             self.look(frame, -1)
         except Exception as e:  # never the program's failure: written down instead
             self.close()
-            _write({"not observed": "reads of what host callbacks change (JW108)",
-                    "why": f"{type(e).__name__}: {e}"})  # fmt: skip
+            _not_followed(f"{type(e).__name__}: {e}")
             return None
         return self.line
 
     def look(self, frame: types.FrameType, after: int) -> None:
         """Report each read of what the callbacks change on the frame's line, past ``after``."""
         for name, key in _reads(frame, after):
-            for effect in self.effects:
-                if name in self.read:
-                    continue
-                if key in effect.objects or key in effect.slots or _nonlocal(effect, name, frame):
-                    self.read.add(name)
-                    self._report(frame, name)
+            if name in self.read:
+                continue
+            if any(
+                key in e.objects or key in e.slots or _nonlocal(e, name, frame)
+                for e in self.effects
+            ):
+                self.read.add(name)
+                self._report(frame, name)
 
     def _report(self, frame: types.FrameType, name: str) -> None:
         path = _place(frame.f_code.co_filename)
@@ -743,8 +741,8 @@ def _reads(frame: types.FrameType, after: int) -> list[tuple[str, int | tuple[in
     if not loads:
         return found
     local = frame.f_locals
+    at_module = local is frame.f_globals
     for op, name, attr in loads:
-        at_module = local is frame.f_globals
         if (
             op in ("LOAD_GLOBAL", "LOAD_NAME")
             and name in frame.f_globals
@@ -1061,7 +1059,6 @@ def _join(thread: int | None) -> None:
     """This thread has waited for another (joined it, or got a result it computed)."""
     with _lock:
         _joins.append((next(_seq), threading.get_ident(), thread))
-        del _joins[:-_KEPT]
 
 
 def _joining(join: Any) -> Any:
