@@ -26,7 +26,6 @@ import threading
 import time
 import types
 import weakref
-from collections.abc import Iterator
 from typing import Any
 
 _LOG = os.environ.pop("JAXWAITS_WATCH_LOG", "")
@@ -120,28 +119,28 @@ def _place(filename: str) -> str | None:
     return _places[filename]
 
 
-def _program_frames(frame: types.FrameType | None) -> Iterator[tuple[types.FrameType, str]]:
-    """The frames of the program's own code from ``frame`` outwards, with their paths (a
-    ``timeit`` statement's frame gives way to the line that called ``timeit``)."""
-    while frame is not None:
+def _program_lines(frame: types.FrameType | None, most: int) -> list[tuple[str, int]]:
+    """The lines of the first ``most`` frames of the program's own code from ``frame`` outwards
+    (a ``timeit`` statement's frame gives way to the line that called ``timeit``)."""
+    found: list[tuple[str, int]] = []
+    while frame is not None and len(found) < most:
         path = _place(frame.f_code.co_filename)
         if path is not None:
-            yield frame, path
+            found.append((path, frame.f_lineno))
         frame = frame.f_back
+    return found
 
 
 def _site(depth: int = 2) -> tuple[str, int] | None:
     """The program line that made this call."""
-    for frame, path in _program_frames(sys._getframe(depth)):
-        return (path, frame.f_lineno)
-    return None
+    lines = _program_lines(sys._getframe(depth), 1)
+    return lines[0] if lines else None
 
 
 def _path(depth: int = 2) -> tuple[tuple[str, int], ...]:
     """The program lines this call was made from, innermost first (a few): a helper's line and
     the lines that called the helper."""
-    frames = _program_frames(sys._getframe(depth))
-    return tuple((path, frame.f_lineno) for frame, path in itertools.islice(frames, _PATH))
+    return tuple(_program_lines(sys._getframe(depth), _PATH))
 
 
 def _direct(depth: int = 2) -> bool:
@@ -635,15 +634,17 @@ class _Window:
 
     @classmethod
     def open(cls, calls: list[_Dispatch]) -> None:
-        frame, path = next(_program_frames(sys._getframe(2)), (None, None))
-        if frame is None or path is None:
+        frame: types.FrameType | None = sys._getframe(2)
+        while frame is not None and _place(frame.f_code.co_filename) is None:
+            frame = frame.f_back
+        if frame is None:
             return
         if sys.gettrace() not in (None, _no_calls):  # a debugger's or coverage's: left alone
             if not getattr(_local, "refused", False):
                 _local.refused = True
                 _not_followed("the program traces itself (a debugger or coverage)")
             return
-        window = _local.window = cls(calls, (path, frame.f_lineno))
+        window = _local.window = cls(calls, (_place(frame.f_code.co_filename), frame.f_lineno))
         window.look(frame, frame.f_lasti)  # the rest of the wait's own line
         frame.f_trace = window.line
         frame.f_trace_lines = True
