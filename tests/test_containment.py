@@ -288,6 +288,32 @@ def test_2_the_tools_own_writes_are_not_a_change(tmp_path: Path) -> None:
     assert checkout.changes(before, checkout.snapshot(tmp_path)) == ["added theirs.txt"]
 
 
+def test_2_the_tools_writes_are_not_a_change_while_they_happen(tmp_path: Path) -> None:
+    """A matrix writes one release's ledger while another release's snippets run: a snapshot
+    taken in the middle of a write (its temporary file there, or the new file not yet known as
+    ours) blamed the snippet that was running (seen in a matrix run)."""
+    stop = threading.Event()
+
+    def write() -> None:
+        for i in range(100_000):
+            if stop.is_set():
+                return
+            files.write_atomic(tmp_path / "ledger.json", str(i))
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        blamed = [
+            change
+            for _ in range(300)
+            for change in checkout.changes(checkout.snapshot(tmp_path), checkout.snapshot(tmp_path))
+        ]
+    finally:
+        stop.set()
+        writer.join()
+    assert blamed == []
+
+
 # 4. Nothing a snippet starts outlives its run, in a template's child or a fresh interpreter.
 FORKER = """\
 import os, subprocess, sys, time

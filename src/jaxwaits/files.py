@@ -13,6 +13,7 @@ from jaxwaits.errors import JaxwaitsError
 # What this process last wrote (size, modification time, inode) or removed (None), by path: a
 # snippet run that sees such a file as it was left by the tools did not change it.
 _OURS: dict[str, tuple[int, int, int] | None] = {}
+_TEMPORARY: set[str] = set()  # the temporary files this process wrote through, each name new
 _LOCK = threading.Lock()
 
 
@@ -28,7 +29,7 @@ def written_by_us(path: Path) -> bool:
     """Whether ``path`` is as this process last wrote or removed it."""
     key = str(path.resolve())
     with _LOCK:
-        return key in _OURS and _OURS[key] == _stat(path)
+        return key in _TEMPORARY or (key in _OURS and _OURS[key] == _stat(path))
 
 
 def remove(path: Path) -> None:
@@ -50,12 +51,18 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         )
     except OSError as error:
         raise JaxwaitsError(f"cannot write {path}: {error.strerror}") from None
+    with _LOCK:
+        _TEMPORARY.add(str(Path(temporary).resolve()))
     try:
         os.fchmod(handle, mode)
         with os.fdopen(handle, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
+        # Known as ours before it takes the name (a rename keeps size, time and inode), so a
+        # snapshot of the checkout taken meanwhile by a snippet's run never blames the snippet.
+        with _LOCK:
+            _OURS[str(path.resolve())] = _stat(Path(temporary))
         os.replace(temporary, path)
         with _LOCK:
             _OURS[str(path.resolve())] = _stat(path)
