@@ -35,7 +35,11 @@ for f in (with_debug_callback, with_io_callback):
     effects.clear()
     y = f(x)
     print(f"{f.__name__}: effect done when dispatch returned:", len(effects) == 1)
-    print(f"{f.__name__}: output ready when dispatch returned:", y.is_ready())
+    backend = jax.default_backend()
+    if backend == "cpu":
+        print(f"{f.__name__}: output ready when dispatch returned:", y.is_ready())
+    else:  # the callback ran during the call: what is left of it races with this line
+        print(f"{f.__name__}: output ready when dispatch returned: not asked on", backend)
     y.block_until_ready()
     print(f"{f.__name__}: effect done after blocking on the output:", len(effects) == 1)
     jax.effects_barrier()

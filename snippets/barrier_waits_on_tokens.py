@@ -6,7 +6,10 @@ from jax._src import dispatch
 
 tokens = dispatch.runtime_tokens  # what effects_barrier() blocks on (private)
 matmul = jax.jit(lambda a: a @ a)
-x = jnp.ones((2000, 2000))
+# A product still running when the next line looks: 2000x2000 on CPU; a GPU does that in
+# microseconds, so there it is 16384x16384.
+n = 2000 if jax.default_backend() == "cpu" else 16384
+x = jnp.ones((n, n))
 matmul(x).block_until_ready()  # warm-up
 
 

@@ -20,7 +20,10 @@ if subprocess.run([sys.executable, "-c", INT4], capture_output=True).returncode 
     print("int4 arrays cannot be computed or fetched on this CPU backend: nothing to transfer")
     sys.exit()
 product = jax.jit(lambda a: (a @ a).astype(jnp.int4))
-x = jnp.ones((2000, 2000))
+# A product still running when the next line looks: 2000x2000 on CPU; a GPU does that in
+# microseconds, so there it is 16384x16384.
+n = 2000 if jax.default_backend() == "cpu" else 16384
+x = jnp.ones((n, n))
 product(x).block_until_ready()  # warm-up
 
 y = product(x)

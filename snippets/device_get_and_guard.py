@@ -53,12 +53,13 @@ if subprocess.run([sys.executable, "-c", INT4], capture_output=True).returncode 
     dtypes.append(jnp.int4)
 else:
     print("int4 arrays cannot be computed or fetched on this CPU backend")
-two = Mesh(np.array(jax.devices()[:2]), ("x",))
-layouts = {
-    "on one device": SingleDeviceSharding(jax.devices()[0]),
-    "sharded over two devices": NamedSharding(two, PartitionSpec("x")),
-    "replicated on two devices": NamedSharding(two, PartitionSpec()),
-}
+layouts = {"on one device": SingleDeviceSharding(jax.devices()[0])}
+if len(jax.devices()) >= 2:
+    two = Mesh(np.array(jax.devices()[:2]), ("x",))
+    layouts["sharded over two devices"] = NamedSharding(two, PartitionSpec("x"))
+    layouts["replicated on two devices"] = NamedSharding(two, PartitionSpec())
+else:  # a machine with one accelerator
+    print(f"{jax.default_backend()}: one device, so no array on two devices")
 make = {
     (d, layout): jax.jit(lambda a, d=d: (a * 2).astype(d), out_shardings=placed)
     for d in dtypes

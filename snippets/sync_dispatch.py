@@ -15,14 +15,16 @@ import jax, jax.numpy as jnp
 if {update}:
     jax.config.update("jax_cpu_enable_async_dispatch", False)  # before the first computation
 matmul = jax.jit(lambda a: a @ a)
-x = jnp.ones((1000, 1000))
+x = jnp.ones(({n}, {n}))
 matmul(x).block_until_ready()
 print(matmul(x).is_ready())
 """
 
 matmul = jax.jit(lambda a: a @ a)
 add = jax.jit(lambda a: a + 1)
-x, small = jnp.ones((1000, 1000)), jnp.ones(4)
+# A large product: 1000x1000 on CPU; a GPU computes that in microseconds, so there 16384x16384.
+n = 1000 if jax.default_backend() == "cpu" else 16384
+x, small = jnp.ones((n, n)), jnp.ones(4)
 matmul(x).block_until_ready()  # warm-up: compile
 add(small).block_until_ready()
 
@@ -56,7 +58,7 @@ for how, update, env in (
     ),
 ):
     child = subprocess.run(
-        [sys.executable, "-c", CHILD.format(update=update)],
+        [sys.executable, "-c", CHILD.format(update=update, n=n)],
         capture_output=True,
         text=True,
         env={**os.environ, **env},

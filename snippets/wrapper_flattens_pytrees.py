@@ -16,10 +16,14 @@ jax.tree_util.register_pytree_node(
 )
 
 matmul = jax.jit(lambda a: a @ a)
-x = jnp.ones((2000, 2000))
+# A product still running when the next line looks: 2000x2000 on CPU; a GPU does that in
+# microseconds, so there it is 16384x16384.
+n = 2000 if jax.default_backend() == "cpu" else 16384
+x = jnp.ones((n, n))
 matmul(x).block_until_ready()  # warm-up
 
-tree = {"outer": [(jnp.ones(3), State(params={"w": matmul(x)}, step=jnp.int32(1)))]}
+ones, step = jnp.ones(3), jnp.int32(1)  # made first: on a GPU, making them may wait
+tree = {"outer": [(ones, State(params={"w": matmul(x)}, step=step))]}
 leaves = jax.tree_util.tree_leaves(tree)
 print("array leaves:", len(leaves))
 print("deepest leaf ready before the call:", tree["outer"][0][1].params["w"].is_ready())

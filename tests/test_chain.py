@@ -74,8 +74,9 @@ def _facts(
     registry = Registry({c.id: c for c in claims}, (), (), ())
     releases = Universe(tuple(next(iter(verdicts.values()), {})), frozenset())
     judge = judge_for([])
+    others = {claim.id: [] for claim in claims}
     return Facts(
-        Project(Path("/no/such")), registry, ledger, [], releases, judge, verdicts, recorded
+        Project(Path("/no/such")), registry, ledger, [], releases, judge, verdicts, recorded, others
     )
 
 

@@ -37,12 +37,15 @@ def test_the_link_names_the_claim_and_points_at_its_page(project: Project) -> No
     assert latest.endswith(")](https://jax-waits.readthedocs.io/en/latest/claim/returns-self.html)")
 
 
-def test_a_claim_only_a_gpu_can_show_is_cited_as_not_verified(project: Project) -> None:
+def test_a_claim_only_a_gpu_can_show_is_cited_by_its_runs_there(project: Project) -> None:
     on_gpu = Scope((("backend", ("gpu",)),))
     gpu = dataclasses.replace(claim(project), scope=on_gpu, rests_on="the CUDA stream order")
-    text = cite.markdown(facts.load(project), gpu)
-    assert "(limited to GPU; not verified: it needs gpu, which these checks do not run on)" in text
-    assert "holds" not in text
+    found = facts.load(project)
+    text = cite.markdown(found, gpu)
+    assert "(limited to GPU; on GPU (NVIDIA H200, jax 0.11.2): holds)" in text
+    unrun = cite.link(gpu, {}, "https://x/")
+    assert "(limited to GPU; not verified: it needs gpu, which these checks do not run on)" in unrun
+    assert "holds" not in unrun
 
 
 def test_check_site_finds_a_missing_page_anchor_or_redirect(
@@ -87,12 +90,21 @@ def test_the_packaged_index_reads_back_as_written_and_cites_alike(project: Proje
     for claim in found.registry.claims.values():
         for latest in (False, True):
             target = cite.pinned(index.site(latest=latest), claim.id)
-            said = cite.link(index.registry.claims[claim.id], index.verdicts[claim.id], target)
+            said = cite.link(
+                index.registry.claims[claim.id],
+                index.verdicts[claim.id],
+                target,
+                index.elsewhere[claim.id],
+            )
             assert said == cite.markdown(found, claim, latest=latest)
 
 
 def test_a_packaged_index_that_does_not_read_is_named(project: Project) -> None:
     text = packaged.dumps(packaged.of(facts.load(project)))
-    for broken in (text.replace('"format": 1', '"format": 2'), text.replace('"holds"', '"fine"')):
+    for broken in (
+        text.replace('"format": 2', '"format": 3'),
+        text.replace('"holds"', '"fine"'),
+        text.replace('"elsewhere"', '"elsewhere-not"'),
+    ):
         with pytest.raises(JaxwaitsError, match="the packaged claims index cannot be read"):
             packaged.loads(broken)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from copies import SCOPE
 
 from jaxwaits.chain import facts
+from jaxwaits.chain import problems as chain_problems
 from jaxwaits.claims import registry as claims
 from jaxwaits.claims import scope
 from jaxwaits.evidence.snippets import load_snippets
@@ -151,21 +153,25 @@ def test_a_claim_that_leaves_an_axis_unaddressed_is_named(copy: Project) -> None
     ), found
 
 
-def test_a_claim_is_limited_to_one_backend_and_one_about_gpu_says_what_it_rests_on(
-    copy: Project,
-) -> None:
+def test_a_claim_about_a_gpu_with_no_run_there_says_what_it_rests_on(copy: Project) -> None:
+    """The backends a claim names are checked against the ledger (tests/test_backends.py); one
+    about a backend nothing ran on says what it rests on meanwhile."""
     page = copy.docs / "scratch.md"
-    gpu, both = SCOPE.replace("cpu", "gpu"), SCOPE.replace("cpu", "cpu gpu")
+    tpu, both = SCOPE.replace("cpu", "tpu"), SCOPE.replace("cpu", "cpu tpu")
     page.write_text(
-        f"# Scratch\n\n```{{claim}} on-a-gpu\n:evidence: method_returns_self\n{gpu}On a GPU.\n"
+        f"# Scratch\n\n```{{claim}} on-a-tpu\n:evidence: method_returns_self\n{tpu}On a TPU.\n"
         f"```\n\n```{{claim}} on-both\n:evidence: method_returns_self\n{both}On both.\n```\n"
     )
     registry = claims.scan(copy)
-    assert registry.claims["on-a-gpu"].needs == "gpu"
+    assert registry.claims["on-a-tpu"].needs == "tpu"
     assert registry.claims["on-both"].needs is None
-    found = problems_in(copy)
-    assert any("scratch.md:3: claim 'on-a-gpu' is about gpu only" in p for p in found), found
-    assert any("claim 'on-both' lists :backend: cpu gpu" in p for p in found), found
+    found = [str(p) for p in chain_problems.judged(facts.load(copy), sys.executable)]
+    assert any(
+        "scratch.md:3: claim on-a-tpu lists :backend: tpu, where the ledger has no run" in p
+        and ":rests-on:" in p
+        for p in found
+    ), found
+    assert any("claim on-both lists :backend: tpu, where the ledger has no run" in p for p in found)
 
 
 def test_a_scope_names_its_limits_in_words() -> None:

@@ -76,7 +76,7 @@ def test_cite_prints_a_link_and_names_an_unknown_claim(checkout: Path, capsys) -
     said = (
         f"[`says-one`: It says one. (limited to {limits} bits and wider, eager calls; not verified"
     )
-    assert f"{said} on any release)](" in capsys.readouterr().out
+    assert f"{said} on any CPU release)](" in capsys.readouterr().out
     assert cli.main(["cite", "says-two"]) == 2
     assert "no claim 'says-two'" in capsys.readouterr().err
 
@@ -204,7 +204,7 @@ def test_files_nothing_uses_are_named(tmp_path: Path) -> None:
     (tmp_path / "known" / "one.toml").write_text(CLASSIFIED.replace("{release}", "9.9.9"))
     (tmp_path / "known" / "gone.toml").write_text(CLASSIFIED.replace("{release}", "0.1.0"))
     (tmp_path / "known" / "0.1.0").mkdir()  # the old layout's folder of a release
-    found = orphans(tmp_path, {"0.1.0"})
+    found = orphans(tmp_path, {("0.1.0", "cpu")})
     assert [line.split(": ", 1)[0].removeprefix(str(tmp_path) + "/") for line in found] == [
         "gone.out",
         "known/0.1.0",
@@ -217,5 +217,5 @@ def test_files_nothing_uses_are_named(tmp_path: Path) -> None:
 
 
 def test_the_project_has_no_orphans(project) -> None:
-    releases = {v.platform.jax for v in ledger.load(project.verified)}
+    releases = {(v.platform.jax, v.platform.backend) for v in ledger.load(project.verified)}
     assert orphans(project.snippets, releases) == []

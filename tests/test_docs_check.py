@@ -10,6 +10,7 @@ About ten builds in all, each of a page or four: none of a copy of ``docs/``."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -343,7 +344,7 @@ def test_the_matrix_marks_each_release_and_links_its_page(standings_built) -> No
     assert '<span class="jaxwaits-v-holds">✓</span>' in page  # holds: nothing more to say
     assert "it said bye in Italian" not in page and "title=" not in page.split("<table")[1]
     assert "jaxwaits-v-not-observable" in page  # the gpu claim, on a cpu release
-    assert ": holds on 0.5.3; holds, output differs on 0.4.30</p>" in page  # its summary line
+    assert ": holds on CPU 0.5.3; holds, output differs on CPU 0.4.30</p>" in page  # its summary
     older = (html / "release/0.4.30.html").read_text()
     newer = (html / "release/0.5.3.html").read_text()
     assert 'id="release-0-4-30"' in older and "it said bye in Italian" in older
@@ -355,9 +356,82 @@ def test_the_matrix_marks_each_release_and_links_its_page(standings_built) -> No
     glossary = (html / "glossary.html").read_text()
     assert 'id="verdict-holds-output-differs"' in glossary and 'id="standing-needs"' in glossary
     claim = (html / "claim/says-bye.html").read_text()
-    assert "holds on 0.5.3; holds, output differs on 0.4.30" in claim
+    assert "holds on CPU 0.5.3; holds, output differs on CPU 0.4.30" in claim
     assert "it said bye in Italian" in claim
     assert 'href="../release/0.4.30.html#release-0-4-30"' in claim  # where that range is said
+
+
+ON_A_GPU = """
+[[output]]
+backend = "gpu"
+releases = ["0.5.3"]
+text = "salut\\n"
+
+[output.verdicts.says-bye]
+verdict = "holds-output-differs"
+why = "it said bye in French"
+
+[output.verdicts.bye-on-a-gpu]
+verdict = "holds-output-differs"
+why = "it said bye in French, on a GPU"
+"""
+
+
+@pytest.fixture(scope="module")
+def on_a_gpu(standings_built, tmp_path_factory: pytest.TempPathFactory) -> tuple[Done, Path]:
+    """The standings site with a run on a GPU in its ledger (where bye printed otherwise), its
+    claims naming the backends they hold on."""
+    root = tmp_path_factory.mktemp("gpu") / "site"
+    shutil.copytree(standings_built[1].parents[2], root, ignore=shutil.ignore_patterns("_build"))
+    for name in ("index.md", "standings.md"):
+        path = root / "docs" / name
+        path.write_text(path.read_text().replace(":backend: cpu\n", ":backend: cpu gpu\n"))
+    known = root / "snippets" / "known" / "bye.toml"
+    known.write_text(known.read_text() + ON_A_GPU)
+    matrix = "# Matrix\n\n```{verification-matrix}\n```\n\n```{verification-elsewhere}\n```\n"
+    (root / "docs" / "matrix.md").write_text(matrix)
+    index = root / "docs" / "index.md"
+    index.write_text(index.read_text().replace("changes\n```", "changes\nmatrix\n```"))
+    platform = {"jax": "0.5.3", "jaxlib": "0.5.3", "python": "3.12", "backend": "gpu"}
+    platform |= {"device": "Test GPU", "driver": "1.2"}
+    snippets = {
+        name: {"status": status, "detail": "", "printed": name, "same_when_fresh": True}
+        | {
+            "fingerprint": read_snippet(root / "snippets" / f"{name}.py").fingerprint(
+                "0.5.3", backend="gpu"
+            )
+        }
+        for name, status in (
+            ("bye", "known-difference"),
+            ("hello", "matched"),
+            ("split_output", "matched"),
+        )
+    }
+    ledger = {"platform": platform, "snippets": snippets, "pieces": {}}
+    (root / "docs" / "verified" / "jax-0.5.3-gpu.json").write_text(json.dumps(ledger))
+    return build(root), root / "docs/_build/html"
+
+
+def test_a_run_on_a_gpu_is_shown_beside_the_cpu_releases(on_a_gpu) -> None:
+    done, html = on_a_gpu
+    assert done.returncode == 0, done.stderr
+    page = (html / "standings.html").read_text()
+    # the cell: what the GPU printed, below what this build printed
+    assert "On GPU (Test GPU, jax 0.5.3), a recorded run printed:" in page
+    assert "salut" in page.split('id="snippet-bye"')[1]
+    # the status line, and the matrix: a column for the run, a section saying why
+    said = "holds on CPU 0.5.3; holds, output differs on CPU 0.4.30; on GPU (Test GPU, jax 0.5.3)"
+    assert f"{said}: holds, output differs" in page
+    matrix = (html / "matrix.html").read_text()
+    assert "On other backends" in matrix and 'href="run/gpu-0.5.3.html"' in matrix
+    run = (html / "run/gpu-0.5.3.html").read_text()
+    assert "GPU: Test GPU, jax 0.5.3" in run and "it said bye in French" in run
+    # the claim about a GPU says what its run there showed
+    gpu = page.split('id="claim-bye-on-a-gpu"')[1].split("</div>")[0:6]
+    assert "a recorded run on GPU (Test GPU, jax 0.5.3): holds, output differs" in "".join(gpu)
+    claim = (html / "claim/says-bye.html").read_text()
+    assert 'href="../run/gpu-0.5.3.html">GPU (Test GPU, jax 0.5.3)</a>' in claim
+    assert "What it printed on GPU, jax 0.5.3:" in claim and "salut" in claim
 
 
 def test_a_release_note_leads_its_releases_entry_and_the_ledgers_list_links(

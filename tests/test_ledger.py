@@ -100,8 +100,8 @@ def test_release_sets_are_exact_and_break_at_every_gap(judge: verdicts.Judge) ->
     found = verdicts.per_release(judge, Universe(RELEASES, frozenset()), ledger_, claim())
     assert list(found) == list(RELEASES)
     assert verdicts.summary(found) == (
-        "holds on 0.8.0, 0.5.3 – 0.6.2; holds, output differs on 0.4.30 – 0.4.31; "
-        "not verified on 0.7.2, 0.4.38"
+        "holds on CPU 0.8.0, 0.5.3 – 0.6.2; holds, output differs on CPU 0.4.30 – 0.4.31; "
+        "not verified on CPU 0.7.2, 0.4.38"
     )
 
 

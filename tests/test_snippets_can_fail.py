@@ -205,6 +205,10 @@ MUTANTS = {
         EVERY_CALL_FINISHES,
     ),
     "dispatch_is_paced: dispatch never runs ahead": ("dispatch_is_paced", ASYNC_OFF),
+    "dispatch_is_paced_by_work: dispatch never runs ahead": (
+        "dispatch_is_paced_by_work",
+        ASYNC_OFF,
+    ),
     "errors_surface_at_wait: every call finishes before it returns": (
         "errors_surface_at_wait",
         ASYNC_OFF,

@@ -20,7 +20,15 @@ from jaxwaits.evidence.runner import run_on
 from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.pieces import drift
 from jaxwaits.project import NoCheckout, Project, find_project
-from jaxwaits.releases import environments, index, ledger, matrix, provenance, verify
+from jaxwaits.releases import (
+    environments,
+    index,
+    ledger,
+    matrix,
+    observed,
+    provenance,
+    verify,
+)
 from jaxwaits.review import formats, watch
 from jaxwaits.review.rules import RULES, parse_codes
 
@@ -116,7 +124,7 @@ def _cite(args: argparse.Namespace) -> int:
     if claim is None:
         raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
     target = cite.pinned(index.site(latest=args.latest), claim.id)
-    print(cite.link(claim, index.verdicts[claim.id], target))
+    print(cite.link(claim, index.verdicts[claim.id], target, index.elsewhere[claim.id]))
     return 0
 
 
@@ -130,8 +138,16 @@ def _check_site(project: Project, args: argparse.Namespace) -> int:
 
 def _verify(project: Project, args: argparse.Namespace) -> int:
     backs = facts.registry(project).backs()
+    if args.observed:
+        return _verify_observed(project, args, backs)
     if args.python and args.version:
         raise JaxwaitsError("give a release or --python, not both")
+    if args.observe and not args.python:
+        raise JaxwaitsError("--observe runs on the interpreter given with --python")
+    if args.fresh and not args.observe:
+        raise JaxwaitsError("--fresh goes with --observe")
+    if args.observe:
+        return _observe(project, args, backs)
     if args.python:
         python = args.python
     else:
@@ -139,14 +155,46 @@ def _verify(project: Project, args: argparse.Namespace) -> int:
         python = environments.ensure(version, project.root)
     started = time.perf_counter()
     verification = verify.verify(
-        project, python, backs, record_known=set(args.record_known or ()), say=print
+        project, python, backs, args.jobs, record_known=set(args.record_known or ()), say=print
     )
+    said = f"jax {verification.platform.jax}: verified in {time.perf_counter() - started:.0f} s"
+    return _saved(project, verification, said)
+
+
+def _saved(project: Project, verification: ledger.Verification, said: str) -> int:
+    """Save a verification into the ledger and report it: its counts, each failure, and each
+    known output still waiting for a verdict."""
     ledger.save(verification, project.verified)
-    print(f"jax {verification.platform.jax}: verified in {time.perf_counter() - started:.0f} s")
+    print(said)
     print(verify.counts(verification))
     unexplained = _unclassified(project)
     print("\n".join([*verify.failures(verification), *unexplained]))
     return 0 if verification.passed and not unexplained else 1
+
+
+def _observe(project: Project, args: argparse.Namespace, backs: verify.Backs) -> int:
+    """Run every snippet both ways on a machine the checks do not run on, and save what it
+    showed; the ledger file is judged from that file (``verify --observed``)."""
+    command = " ".join(["python -m jaxwaits", *sys.argv[1:]])
+    found = observed.observe(project, args.python, args.jobs, command, fresh=args.fresh)
+    observed.save(found, Path(args.observe))
+    verification = verify.judge_observed(project, found, backs)
+    print(
+        f"{found.platform.describe()}: observed in {found.seconds:.0f} s, saved in {args.observe}"
+    )
+    print(verify.counts(verification))
+    return 0
+
+
+def _verify_observed(project: Project, args: argparse.Namespace, backs: verify.Backs) -> int:
+    if args.python or args.version or args.observe:
+        raise JaxwaitsError("--observed judges a file: give no release, --python or --observe")
+    found = observed.read(Path(args.observed))
+    verification = verify.judge_observed(
+        project, found, backs, set(args.record_known or ()), say=print
+    )
+    said = f"{found.platform.describe()}: judged from {args.observed}, observed {found.made_on}"
+    return _saved(project, verification, said)
 
 
 def _matrix(project: Project, args: argparse.Namespace) -> int:
@@ -171,7 +219,8 @@ def _matrix(project: Project, args: argparse.Namespace) -> int:
 
 def _verify_latest(project: Project, args: argparse.Namespace) -> int:
     newest = index.newest_jax()
-    if any(v.platform.jax == str(newest) for v in ledger.load(project.verified)):
+    cpu = [v for v in ledger.load(project.verified) if v.platform.backend == "cpu"]
+    if any(v.platform.jax == str(newest) for v in cpu):
         print(f"jax {newest}, the newest release, is already in the ledger; nothing to do")
         return 0
     found = facts.registry(project)
@@ -184,9 +233,12 @@ def _verify_latest(project: Project, args: argparse.Namespace) -> int:
 def _summary(project: Project, args: argparse.Namespace) -> int:
     verifications = ledger.load(project.verified)
     for verification in verifications:
-        print(f"- jax {verification.platform.jax}: {verify.counts(verification)}")
-    if verifications:
-        print(notes.release_note(project, facts.registry(project), verifications[-1]))
+        backend = verification.platform.backend
+        on = "" if backend == "cpu" else f" on {verification.platform.describe()}"
+        print(f"- jax {verification.platform.jax}{on}: {verify.counts(verification)}")
+    cpu = [v for v in verifications if v.platform.backend == "cpu"]
+    if cpu:
+        print(notes.release_note(project, facts.registry(project), cpu[-1]))
     return 0 if all(v.passed for v in verifications) else 1
 
 
@@ -306,6 +358,26 @@ def parser() -> argparse.ArgumentParser:
         metavar="NAME",
         default=[],
         help="record what these snippets print on this release as known differences",
+    )
+    ver.add_argument(
+        "--observe",
+        metavar="FILE",
+        help="on a machine the checks do not run on (a GPU): run every snippet both ways on "
+        "--python and save what it showed in FILE, for --observed",
+    )
+    ver.add_argument(
+        "--observed",
+        metavar="FILE",
+        help="judge a file that --observe saved, and write the ledger file of its release and "
+        "backend",
+    )
+    ver.add_argument(
+        "--fresh",
+        action="store_true",
+        help="with --observe: run each snippet twice in a fresh interpreter, no template",
+    )
+    ver.add_argument(
+        "--jobs", type=_positive, default=None, help="processes at once (default: cores)"
     )
     ver.set_defaults(handler=_verify)
 

@@ -1,4 +1,4 @@
-"""JW108 effects-after-block: what a host callback changed is read after a block on arrays, with no jax.effects_barrier(): on an accelerator the callback need not have run."""
+"""JW108 effects-after-block: what a host callback changed is read after a block on arrays, with no jax.effects_barrier(): the block waits for arrays, not for callbacks."""
 
 import time
 import jax

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from jaxwaits.chain import verdicts
 from jaxwaits.chain.facts import Facts
-from jaxwaits.chain.verdicts import ClaimVerdict
+from jaxwaits.chain.verdicts import ClaimVerdict, Elsewhere
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.project import Project
 
@@ -35,17 +35,26 @@ def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
 def markdown(facts: Facts, claim: Claim, *, latest: bool = False) -> str:
     """A Markdown link to the claim, judged on ``facts`` (:func:`link`)."""
     found = verdicts.per_release(facts.judge, facts.universe, facts.ledger, claim)
-    return link(claim, found, url(facts.project, claim.id, latest=latest))
+    others = facts.elsewhere[claim.id]
+    return link(claim, found, url(facts.project, claim.id, latest=latest), others)
 
 
-def link(claim: Claim, found: Mapping[str, ClaimVerdict], target: str) -> str:
+def link(
+    claim: Claim,
+    found: Mapping[str, ClaimVerdict],
+    target: str,
+    others: Sequence[Elsewhere] = (),
+) -> str:
     """A Markdown link to ``target``: the claim's ID, statement, what it is limited to along the
-    scope axes and the releases it declares, and its verdict on every release (``found``); a
-    claim that only another backend can show says it is not verified."""
-    if claim.needs not in (None, "cpu"):
+    scope axes and the releases it declares, and its verdict on every release (``found``) and on
+    each release verified on another backend (``others``); a claim that only another backend can
+    show, and no run there verified, says it is not verified."""
+    if claim.needs not in (None, "cpu") and not others:
         verified = f"not verified: it needs {claim.needs}, which these checks do not run on"
+    elif claim.needs not in (None, "cpu"):
+        verified = verdicts.summary_elsewhere(others)
     else:
-        verified = verdicts.summary(found)
+        verified = verdicts.summary(found, others)
     if claim.releases:
         verified = f"declared to hold {claim.releases}; {verified}"
     limits = claim.scope.limits()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from jaxwaits.chain import verdicts
-from jaxwaits.chain.verdicts import ClaimVerdict, Judge
+from jaxwaits.chain.verdicts import ClaimVerdict, Elsewhere, Judge
 from jaxwaits.claims import registry as pages
 from jaxwaits.claims.registry import Registry
 from jaxwaits.errors import JaxwaitsError
@@ -29,8 +29,9 @@ class Facts:
     unreadable: list[str]  # ledger files that cannot be read, each named with why
     universe: Universe
     judge: Judge
-    verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict
+    verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict (CPU)
     manifest: Manifest | None  # None when there is none, or it cannot be read
+    elsewhere: dict[str, list[Elsewhere]]  # claim ID -> its verdicts on other backends
 
     @property
     def releases(self) -> list[str]:
@@ -61,6 +62,9 @@ def load(project: Project) -> Facts:
         claim.id: verdicts.per_release(judge, releases, verifications, claim)
         for claim in found.claims.values()
     }
+    others = {
+        claim.id: verdicts.elsewhere(judge, verifications, claim) for claim in found.claims.values()
+    }
     return Facts(
         project,
         found,
@@ -70,4 +74,5 @@ def load(project: Project) -> Facts:
         judge,
         table,
         recorded,
+        others,
     )

@@ -58,7 +58,8 @@ STANDING_MEANING = {
     ),
     Standing.NEEDS_BACKEND: (
         "only another backend (a GPU, say) can show it, and the snippets run on CPU here: the "
-        "claim rests on what its page says instead, and is never shown as verified"
+        "claim says what a recorded run there showed (or, with none, what it rests on), and is "
+        "never shown as verified in this build"
     ),
 }
 

@@ -1,8 +1,9 @@
 """The claims index a wheel carries, so that ``cite`` and ``claims`` answer where there is no
-checkout (``pip install jaxwaits``): the claims, each one's verdict on every release, and where
-the site release is published. ``setup.py`` writes it from the checkout a wheel is built from; in
-a checkout the command line makes the same index from the checkout itself, so both print from
-one kind of value, and a test builds the wheel and compares what each prints."""
+checkout (``pip install jaxwaits``): the claims, each one's verdict on every release (CPU) and on
+each release verified on another backend, and where the site release is published. ``setup.py``
+writes it from the checkout a wheel is built from; in a checkout the command line makes the same
+index from the checkout itself, so both print from one kind of value, and a test builds the
+wheel and compares what each prints."""
 
 from __future__ import annotations
 
@@ -14,14 +15,14 @@ from typing import Any
 
 from jaxwaits import files
 from jaxwaits.chain import facts, verdicts
-from jaxwaits.chain.verdicts import ClaimVerdict, Verdict
+from jaxwaits.chain.verdicts import ClaimVerdict, Elsewhere, Verdict
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.claims.scope import Scope
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.project import Project
 
 FILE = "claims.json"  # beside this module in the wheel
-FORMAT = 1  # what a reader of the file expects; the writer and the reader are one release
+FORMAT = 2  # what a reader of the file expects; the writer and the reader are one release
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Index:
     registry: Registry  # the claims alone
     releases: list[str]  # the universe's, oldest first
     verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict (CPU)
+    elsewhere: dict[str, list[Elsewhere]]  # claim ID -> its verdicts on other backends
 
     def site(self, *, latest: bool) -> str:
         """Where links point: this site release, or with ``latest`` the newest build."""
@@ -54,6 +56,7 @@ def of(found: facts.Facts) -> Index:
         Registry(claims, (), (), ()),
         found.releases,
         found.verdicts,
+        found.elsewhere,
     )
 
 
@@ -73,6 +76,10 @@ def dumps(index: Index) -> str:
             "verdicts": [
                 [run.first, run.last, run.verdict.verdict.value, run.verdict.why]
                 for run in verdicts.spans(index.verdicts[claim.id])
+            ],
+            "elsewhere": [
+                [e.backend, e.release, e.device, e.verdict.verdict.value, e.verdict.why]
+                for e in index.elsewhere[claim.id]
             ],
         }
         for claim in sorted(index.registry.claims.values(), key=lambda c: c.id)
@@ -99,6 +106,7 @@ def loads(text: str) -> Index:
         found = {
             key: _verdicts(releases, value["verdicts"]) for key, value in top["claims"].items()
         }
+        others = {key: _elsewhere(value["elsewhere"]) for key, value in top["claims"].items()}
         return Index(
             str(top["version"]),
             str(top["site-url"]),
@@ -106,6 +114,7 @@ def loads(text: str) -> Index:
             Registry(claims, (), (), ()),
             releases,
             found,
+            others,
         )
     except (KeyError, TypeError, ValueError) as error:
         raise JaxwaitsError(f"the packaged claims index cannot be read: {error!r}") from None
@@ -136,6 +145,14 @@ def _verdicts(releases: list[str], runs: list[list[str]]) -> dict[str, ClaimVerd
     if list(found) != releases:
         raise ValueError("the verdicts' runs do not cover the releases, in order")
     return found
+
+
+def _elsewhere(rows: list[list[str]]) -> list[Elsewhere]:
+    """Verdicts on other backends (backend, release, device, code, why)."""
+    return [
+        Elsewhere(str(backend), str(release), str(device), ClaimVerdict(Verdict(code), str(why)))
+        for backend, release, device, code, why in rows
+    ]
 
 
 def write(project: Project, package: Path) -> Path:

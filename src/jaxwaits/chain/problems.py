@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jaxwaits.chain import changes, links_out, verdicts
+from jaxwaits.chain import backends, changes, links_out, verdicts
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran, Standing, standing
 from jaxwaits.claims import registry
@@ -24,7 +24,7 @@ class Problem:
 
     message: str
     where: str
-    kind: str  # claims, links, ledger, releases, boundary, known, pieces
+    kind: str  # claims, links, ledger, releases, boundary, backends, known, pieces
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
@@ -35,7 +35,7 @@ def links(facts: Facts) -> list[Problem]:
     documentation that nobody checked."""
     names = {s.name for s in load_snippets(facts.project.snippets)}
     found = [Problem(p.message, p.where, "claims") for p in registry.check(facts.registry, names)]
-    releases = {v.platform.jax for v in facts.ledger}
+    releases = {(v.platform.jax, v.platform.backend) for v in facts.ledger}
     found += [Problem(p, "", "claims") for p in orphans(facts.project.snippets, releases)]
     found += [
         Problem(message, where, "links") for where, message in links_out.problems(facts.project)
@@ -54,6 +54,10 @@ def judged(facts: Facts, python: str) -> list[Problem]:
             for p in verdicts.release_problems(claim, facts.verdicts[claim.id])
         ]
         found += [Problem(p, where, "boundary") for p in changes.statement_problems(facts, claim)]
+        found += [
+            Problem(p, where, "backends")
+            for p in backends.problems(claim, facts.verdicts[claim.id], facts.elsewhere[claim.id])
+        ]
     found += [
         Problem(p, "", "known")
         for p in verdicts.unclassified(facts.judge, facts.registry.claims.values())
@@ -105,7 +109,7 @@ def built(facts: Facts, seen: Built) -> list[Problem]:
     found = []
     for claim in sorted(facts.registry.claims.values(), key=lambda c: c.id):
         where = f"{claim.file}:{claim.line}"
-        shown = standing(claim, seen.ran, seen.platform)
+        shown = standing(claim, seen.ran, seen.platform, facts.elsewhere[claim.id])
         if shown.standing is Standing.FAILING:
             message = (
                 f"claim {claim.id} is failing: {shown.detail}, so this site must not be published"

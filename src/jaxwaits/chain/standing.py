@@ -5,9 +5,10 @@ Sphinx."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from jaxwaits.chain.verdicts import Elsewhere, summary_elsewhere
 from jaxwaits.claims.registry import Claim
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
@@ -61,8 +62,11 @@ def _failing(detail: str) -> ClaimStanding:
     return ClaimStanding(Standing.FAILING, "failing", detail)
 
 
-def standing(claim: Claim, ran: Iterable[Ran], platform: Platform) -> ClaimStanding:
-    """What a build on ``platform`` that ran ``ran`` showed about ``claim``."""
+def standing(
+    claim: Claim, ran: Iterable[Ran], platform: Platform, others: Sequence[Elsewhere] = ()
+) -> ClaimStanding:
+    """What a build on ``platform`` that ran ``ran`` showed about ``claim``; for a claim only
+    another backend can show, what the ledger's runs there (``others``) showed."""
     cells = [cell for cell in ran if cell.snippet in claim.evidence]
     if not claim.evidence:
         return _failing("it has no evidence")
@@ -74,11 +78,14 @@ def standing(claim: Claim, ran: Iterable[Ran], platform: Platform) -> ClaimStand
         if failed is not None:
             return _failing(f"its evidence {name}: {failed.outcome.words}")
     if claim.needs and claim.needs != platform.backend:
+        there = [other for other in others if other.backend == claim.needs]
+        said = (
+            f"a recorded run {summary_elsewhere(there)}" if there else f"rests on {claim.rests_on}"
+        )
         return ClaimStanding(
             Standing.NEEDS_BACKEND,
             f"needs {claim.needs}",
-            f"not observable on {platform.backend}, so not verified here; rests on "
-            f"{claim.rests_on}",
+            f"not observable on {platform.backend}, so not verified here; {said}",
             claim.needs,
         )
     return ClaimStanding(Standing.VERIFIED, "verified in this build", f"on {platform.describe()}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from jaxwaits.claims.registry import Claim
 from jaxwaits.errors import JaxwaitsError
-from jaxwaits.evidence.known import CLASSIFIED, Known
+from jaxwaits.evidence.known import BACKENDS, CLASSIFIED, CPU, Known
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.snippets import Snippet
 from jaxwaits.releases.ledger import Verification
@@ -68,10 +68,12 @@ class ClaimVerdict:
     why: str = ""
 
 
-def classification(known: Known, release: str, claim_id: str) -> ClaimVerdict | None:
-    """What a maintainer said the output ``release`` printed means for the claim (None if
-    nothing, or something that is not one of :data:`CLASSIFICATIONS`)."""
-    output = known.for_release(release)
+def classification(
+    known: Known, release: str, claim_id: str, backend: str = CPU
+) -> ClaimVerdict | None:
+    """What a maintainer said the output ``release`` printed on ``backend`` means for the claim
+    (None if nothing, or something that is not one of :data:`CLASSIFICATIONS`)."""
+    output = known.for_release(release, backend)
     given = output.verdicts.get(claim_id) if output else None
     if given is None:
         return None
@@ -84,7 +86,7 @@ class Judge:
     """Verdicts on claims, from ledger entries and the snippets as they are now."""
 
     snippets: Mapping[str, Snippet]
-    _fingerprints: dict[tuple[str, str], str] = field(default_factory=dict)
+    _fingerprints: dict[tuple[str, str, str], str] = field(default_factory=dict)
     _known: dict[str, Known] = field(default_factory=dict)
 
     def known(self, name: str) -> Known:
@@ -92,10 +94,11 @@ class Judge:
             self._known[name] = self.snippets[name].known_differences()
         return self._known[name]
 
-    def fingerprint(self, name: str, release: str) -> str:
-        key = (name, release)
+    def fingerprint(self, name: str, release: str, backend: str = CPU) -> str:
+        key = (name, release, backend)
         if key not in self._fingerprints:
-            self._fingerprints[key] = self.snippets[name].fingerprint(release, self.known(name))
+            snippet = self.snippets[name]
+            self._fingerprints[key] = snippet.fingerprint(release, self.known(name), backend)
         return self._fingerprints[key]
 
     def verdict(self, verification: Verification, claim: Claim) -> ClaimVerdict:
@@ -113,22 +116,25 @@ class Judge:
         return ClaimVerdict(worst.verdict, "; ".join(dict.fromkeys(reasons)))
 
     def _snippet(self, verification: Verification, name: str, claim_id: str) -> ClaimVerdict:
-        release = verification.platform.jax
+        release, backend = verification.platform.jax, verification.platform.backend
         entry = verification.snippets.get(name)
         if entry is None or name not in self.snippets:
             return ClaimVerdict(Verdict.NOT_VERIFIED, f"verified before {name} existed")
         try:
-            fingerprint = self.fingerprint(name, release)
+            fingerprint = self.fingerprint(name, release, backend)
             known = self.known(name)
         except JaxwaitsError as error:  # its known differences do not read: only it fails
             return ClaimVerdict(Verdict.FAILS, str(error))
         if entry.fingerprint != fingerprint:
-            return ClaimVerdict(Verdict.STALE, f"{name} changed since jax {release} was verified")
+            on = "" if backend == CPU else f" on {backend}"
+            return ClaimVerdict(
+                Verdict.STALE, f"{name} changed since jax {release}{on} was verified"
+            )
         if not entry.outcome.passed:
             return ClaimVerdict(Verdict.FAILS, f"{name}: {entry.outcome.words}")
         if entry.outcome is Outcome.MATCHED:
             return ClaimVerdict(Verdict.HOLDS)
-        given = classification(known, release, claim_id)
+        given = classification(known, release, claim_id, backend)
         if given is None:
             return ClaimVerdict(Verdict.FAILS, f"{name}: a known difference nobody classified")
         return given
@@ -152,7 +158,7 @@ def per_release(
     judge: Judge, universe: Universe, verifications: Sequence[Verification], claim: Claim
 ) -> dict[str, ClaimVerdict]:
     """The claim's verdict on every release of the universe (CPU), verified or not."""
-    by_release = {v.platform.jax: v for v in verifications if v.platform.backend == "cpu"}
+    by_release = {v.platform.jax: v for v in verifications if v.platform.backend == CPU}
     missing = ClaimVerdict(Verdict.NOT_VERIFIED, "no ledger entry")
     return {
         release: judge.verdict(by_release[release], claim) if release in by_release else missing
@@ -172,18 +178,59 @@ def spans(verdicts: Mapping[str, ClaimVerdict]) -> list[Span]:
     return found
 
 
-def summary(verdicts: Mapping[str, ClaimVerdict]) -> str:
-    """E.g. ``holds on 0.5.1 – 0.12.0.1; does not hold on 0.4.32 – 0.5.0; not verified on
-    0.4.17, 0.4.16``: every release, newest first, each run broken where the verdict changes
-    and where a release was not verified (the reasons are the claim page's)."""
+@dataclass(frozen=True)
+class Elsewhere:
+    """A claim's verdict on one release verified on a backend the checks do not run on (a GPU
+    lent for a while, its runs judged from what was observed there)."""
+
+    backend: str  # its stored code: "gpu"
+    release: str
+    device: str  # "NVIDIA H200"
+    verdict: ClaimVerdict
+
+    @property
+    def where(self) -> str:
+        """``GPU (NVIDIA H200, jax 0.11.2)``."""
+        shown = BACKEND_WORDS.get(self.backend, self.backend)
+        device = f"{self.device}, " if self.device else ""
+        return f"{shown} ({device}jax {self.release})"
+
+
+BACKEND_WORDS = {CPU: "CPU", "gpu": "GPU", "tpu": "TPU"}
+
+
+def elsewhere(judge: Judge, verifications: Sequence[Verification], claim: Claim) -> list[Elsewhere]:
+    """The claim's verdict on each release verified on another backend than CPU, by backend,
+    then oldest release first."""
+    return [
+        Elsewhere(v.platform.backend, v.platform.jax, v.platform.device, judge.verdict(v, claim))
+        for v in sorted(verifications, key=lambda v: v.platform.backend)
+        if v.platform.backend != CPU and not v.not_installable
+    ]
+
+
+def summary(verdicts: Mapping[str, ClaimVerdict], others: Sequence[Elsewhere] = ()) -> str:
+    """E.g. ``holds on CPU 0.5.1 – 0.12.0.1; does not hold on CPU 0.4.32 – 0.5.0; not verified on
+    CPU 0.4.17, 0.4.16; on GPU (NVIDIA H200, jax 0.11.2): holds``: every CPU release, newest
+    first, each run broken where the verdict changes and where a release was not verified (the
+    reasons are the claim page's), then each release verified on another backend."""
+    return "; ".join([_cpu_summary(verdicts), *([summary_elsewhere(others)] if others else [])])
+
+
+def summary_elsewhere(others: Sequence[Elsewhere]) -> str:
+    """E.g. ``on GPU (NVIDIA H200, jax 0.11.2): holds``."""
+    return "; ".join(f"on {other.where}: {other.verdict.verdict.words}" for other in others)
+
+
+def _cpu_summary(verdicts: Mapping[str, ClaimVerdict]) -> str:
     if not verdicts:
-        return "not verified on any release"
+        return "not verified on any CPU release"
     runs = spans({release: ClaimVerdict(v.verdict) for release, v in verdicts.items()})
     by_verdict: dict[Verdict, list[str]] = {}
     for span in reversed(runs):
         by_verdict.setdefault(span.verdict.verdict, []).append(span.releases)
     order = sorted(by_verdict, key=lambda v: list(Verdict).index(v))
-    return "; ".join(f"{v.words} on {', '.join(by_verdict[v])}" for v in order)
+    return "; ".join(f"{v.words} on CPU {', '.join(by_verdict[v])}" for v in order)
 
 
 def judge_for(snippets: Sequence[Snippet]) -> Judge:
@@ -192,13 +239,14 @@ def judge_for(snippets: Sequence[Snippet]) -> Judge:
 
 def unclassified(judge: Judge, claims: Iterable[Claim]) -> list[str]:
     """Each known output that lacks, for a claim its snippet backs, a verdict that is one of
-    :data:`CLASSIFICATIONS` with a reason: a known difference nobody has explained yet. (The
-    known outputs are the CPU backend's: a claim that needs another backend needs none.)"""
-    backs: dict[str, list[str]] = {}
+    :data:`CLASSIFICATIONS` with a reason: a known difference nobody has explained yet. (A claim
+    that only another backend can show needs none for an output of this one.)"""
+    backs: dict[tuple[str, str], list[str]] = {}
     for claim in claims:
-        if claim.needs in (None, "cpu"):
-            for name in claim.evidence:
-                backs.setdefault(name, []).append(claim.id)
+        for backend in BACKENDS:
+            if claim.needs in (None, backend):
+                for name in claim.evidence:
+                    backs.setdefault((name, backend), []).append(claim.id)
     found = []
     allowed = " / ".join(v.value for v in CLASSIFICATIONS)
     for name in sorted(judge.snippets):
@@ -208,19 +256,20 @@ def unclassified(judge: Judge, claims: Iterable[Claim]) -> list[str]:
             found.append(str(error))
             continue
         for output in known.outputs:
-            first = output.releases[0]
-            for claim_id in backs.get(name, ()):
+            first, backend = output.releases[0], output.backend
+            on = "" if backend == CPU else f" on {backend}"
+            of = f"the output of jax {', '.join(output.releases)}{on}"
+            for claim_id in backs.get((name, backend), ()):
                 given = output.verdicts.get(claim_id)
-                if given is None or classification(known, first, claim_id) is None:
+                if given is None or classification(known, first, claim_id, backend) is None:
                     said = f"{given.verdict!r}" if given else "nothing"
                     found.append(
-                        f"{known.path}: the output of jax {', '.join(output.releases)} says "
-                        f"{said} for claim {claim_id}; give it a verdict ({allowed}) and why"
+                        f"{known.path}: {of} says {said} for claim {claim_id}; give it a verdict "
+                        f"({allowed}) and why"
                     )
                 elif not given.why.strip():
                     found.append(
-                        f"{known.path}: the output of jax {', '.join(output.releases)} gives "
-                        f"claim {claim_id} no why; readers are shown it"
+                        f"{known.path}: {of} gives claim {claim_id} no why; readers are shown it"
                     )
     return found
 
@@ -229,14 +278,22 @@ def release_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list
     """Where the ledger disagrees with the releases the claim declares it holds on: it must hold on
     every verified release from ``since`` to ``until`` (all of them when it declares neither),
     and not hold on the verified releases outside, the releases either side of each boundary
-    verified."""
+    verified; and each release where its evidence failed or was judged on other evidence than
+    today's, which must be verified again."""
     releases = list(verdicts)
+    problems = [
+        f"claim {claim.id} {span.verdict.verdict.words} on jax {span.releases} "
+        f"({span.verdict.why}): verify {'it' if span.count == 1 else 'them'} again "
+        f"(nox -s matrix -- {span.first}{'' if span.count == 1 else ' …'}), or record what "
+        "is printed there"
+        for span in spans(verdicts)
+        if span.verdict.verdict in (Verdict.FAILS, Verdict.STALE)
+    ]
     for bound in (claim.since, claim.until):
         if bound is not None and bound not in verdicts:
-            return [f"claim {claim.id}: {bound} is no release the site knows"]
+            return [*problems, f"claim {claim.id}: {bound} is no release the site knows"]
     start = releases.index(claim.since) if claim.since else 0
     stop = releases.index(claim.until) if claim.until else len(releases) - 1
-    problems = []
     for i, release in enumerate(releases):
         verdict = verdicts[release]
         inside = start <= i <= stop

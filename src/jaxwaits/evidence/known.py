@@ -1,8 +1,8 @@
 """Known differences: what a snippet prints on the releases where it does not print its recorded
 output, and what each such output means for the claims the snippet backs.
 
-One file per snippet, ``snippets/known/<name>.toml``; each distinct output once, with every
-release that printed it, so that one classification covers them all::
+One file per snippet, ``snippets/known/<name>.toml``; each distinct output once per backend,
+with every release that printed it, so that one classification covers them all::
 
     [[output]]
     releases = ["0.4.18", "0.4.19"]      # where verify saw it: written by --record-known
@@ -13,6 +13,11 @@ release that printed it, so that one classification covers them all::
     [output.verdicts.is-ready-never-waits]
     verdict = "not-observable"           # one of CLASSIFIED
     why = "CPU dispatch was synchronous up to jax 0.4.31."
+
+An output printed on another backend than CPU says so (``backend = "gpu"``, before its
+releases). There, an output may be the recorded text itself, kept because it was named when
+recorded: what the same text means on that backend is a maintainer's to say (a snippet that runs
+its work on CPU whatever the machine shows nothing of a GPU).
 
 The releases and text are the tools'; each verdict and its ``why`` is a maintainer's, one per
 claim the snippet backs, and kept while the text stays the same.
@@ -35,10 +40,12 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.files import remove, write_atomic
 
 FOLDER = "known"
+CPU = "cpu"  # the backend of an output that names none
 UNCLASSIFIED = "unclassified"  # what --record-known writes until a maintainer decides
 # What a maintainer may say a known output means for a claim: stored codes, and the values of
 # the matching verdicts (jaxwaits.chain.verdicts.CLASSIFICATIONS).
 CLASSIFIED = ("holds-output-differs", "does-not-hold", "not-observable", "absent")
+BACKENDS = (CPU, "gpu", "tpu")  # the stored codes of the scope's backend axis
 HEADER = """\
 What the snippet prints on releases where it does not print its recorded output, and what each
 output means for the claims it backs. `python -m jaxwaits record --known` writes the releases and
@@ -61,6 +68,7 @@ class KnownOutput:
     text: str
     releases: tuple[str, ...]
     verdicts: dict[str, Classification] = field(default_factory=dict)
+    backend: str = CPU
 
 
 @dataclass(frozen=True)
@@ -70,31 +78,40 @@ class Known:
     path: Path
     outputs: tuple[KnownOutput, ...] = ()
 
-    def for_release(self, release: str) -> KnownOutput | None:
-        return next((o for o in self.outputs if release in o.releases), None)
+    def for_release(self, release: str, backend: str = CPU) -> KnownOutput | None:
+        return next(
+            (o for o in self.outputs if o.backend == backend and release in o.releases), None
+        )
 
-    def releases(self) -> set[str]:
-        return {release for output in self.outputs for release in output.releases}
+    def releases(self) -> set[tuple[str, str]]:
+        """Every (release, backend) an output is known for."""
+        return {(release, o.backend) for o in self.outputs for release in o.releases}
 
-    def recorded(self, release: str, text: str) -> Known:
-        """These known differences with ``text`` recorded as what ``release`` prints (and the
-        release taken out of any other output)."""
+    def recorded(self, release: str, text: str, backend: str = CPU) -> Known:
+        """These known differences with ``text`` recorded as what ``release`` prints on
+        ``backend`` (and the release taken out of any other output of that backend)."""
         outputs = []
         placed = False
         for output in self.outputs:
-            others = tuple(r for r in output.releases if r != release)
-            if output.text == text:
-                others, placed = _sorted((*others, release)), True
+            others = output.releases
+            if output.backend == backend:
+                others = tuple(r for r in output.releases if r != release)
+                if output.text == text:
+                    others, placed = _sorted((*others, release)), True
             if others:
                 outputs.append(replace(output, releases=others))
         if not placed:
-            outputs.append(KnownOutput(text, (release,)))
+            outputs.append(KnownOutput(text, (release,), backend=backend))
         return replace(self, outputs=tuple(outputs))
 
-    def without(self, release: str) -> Known:
-        """These known differences with ``release`` printing the recorded output again."""
+    def without(self, release: str, backend: str = CPU) -> Known:
+        """These known differences with ``release`` printing the recorded output again on
+        ``backend``."""
         outputs = [
-            replace(o, releases=tuple(r for r in o.releases if r != release)) for o in self.outputs
+            replace(o, releases=tuple(r for r in o.releases if r != release))
+            if o.backend == backend
+            else o
+            for o in self.outputs
         ]
         return replace(self, outputs=tuple(o for o in outputs if o.releases))
 
@@ -117,12 +134,13 @@ def load(snippets: Path, name: str) -> Known:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise JaxwaitsError(f"{path}: not readable: {error}") from None
     outputs = _outputs(path, data)
-    seen: dict[str, int] = {}
-    for i, output in enumerate(outputs):
+    seen: set[tuple[str, str]] = set()
+    for output in outputs:
         for release in output.releases:
-            if release in seen:
-                raise JaxwaitsError(f"{path}: jax {release} is listed under two outputs")
-            seen[release] = i
+            if (release, output.backend) in seen:
+                on = "" if output.backend == CPU else f" on {output.backend}"
+                raise JaxwaitsError(f"{path}: jax {release}{on} is listed under two outputs")
+            seen.add((release, output.backend))
     return Known(path, outputs)
 
 
@@ -142,9 +160,14 @@ def _outputs(path: Path, data: dict[str, object]) -> tuple[KnownOutput, ...]:
     outputs = []
     for number, entry in enumerate(entries, start=1):
         at = f"output {number}"
-        unknown = sorted(entry.keys() - {"releases", "text", "verdicts"})
+        unknown = sorted(entry.keys() - {"backend", "releases", "text", "verdicts"})
         if unknown:
-            raise wrong(f"{at}.{unknown[0]}", "unknown key (releases, text and verdicts are)")
+            raise wrong(
+                f"{at}.{unknown[0]}", "unknown key (backend, releases, text and verdicts are)"
+            )
+        backend = entry.get("backend", CPU)
+        if backend not in BACKENDS:
+            raise wrong(f"{at}.backend", f"{backend!r} is not one of: {' / '.join(BACKENDS)}")
         releases, text = entry.get("releases"), entry.get("text")
         if not isinstance(releases, list) or not releases:
             raise wrong(f"{at}.releases", f"must be a list of JAX releases, got {releases!r}")
@@ -168,7 +191,7 @@ def _outputs(path: Path, data: dict[str, object]) -> tuple[KnownOutput, ...]:
             if not isinstance(why, str):
                 raise wrong(f"{key}.why", f"must be a string, got {why!r}")
             classified[claim] = Classification(verdict, why)
-        outputs.append(KnownOutput(text, _sorted(tuple(releases)), classified))
+        outputs.append(KnownOutput(text, _sorted(tuple(releases)), classified, backend))
     return tuple(outputs)
 
 
@@ -183,7 +206,8 @@ def _is_release(text: str) -> bool:
 def dumps(known: Known) -> str:
     entries = []
     for output in known.outputs:
-        entry: dict[str, object] = {"releases": list(output.releases), "text": output.text}
+        entry: dict[str, object] = {} if output.backend == CPU else {"backend": output.backend}
+        entry |= {"releases": list(output.releases), "text": output.text}
         if output.verdicts:
             entry["verdicts"] = {
                 claim: {"verdict": c.verdict, "why": c.why}

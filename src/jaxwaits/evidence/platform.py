@@ -8,13 +8,21 @@ import sys
 from dataclasses import asdict, dataclass
 
 PROBE = """
-import json, platform, jax, jaxlib
-print(json.dumps({
+import json, platform, re, jax, jaxlib
+found = {
     "jax": jax.__version__,
     "jaxlib": jaxlib.__version__,
     "python": platform.python_version(),
     "backend": jax.default_backend(),
-}))
+}
+if found["backend"] != "cpu":
+    found["device"] = jax.devices()[0].device_kind
+    try:
+        with open("/proc/driver/nvidia/version") as said:  # NVRM version: ... 580.159.04 ...
+            found["driver"] = re.search(r" ([0-9]+[.][0-9.]+) ", said.readline()).group(1)
+    except (OSError, AttributeError):
+        found["driver"] = jax.devices()[0].client.platform_version.strip()
+print(json.dumps(found))
 """
 
 
@@ -26,12 +34,17 @@ class Platform:
     jaxlib: str
     python: str
     backend: str
+    device: str = ""  # the accelerator's kind ("NVIDIA H200"); none on CPU
+    driver: str = ""  # its driver's version
 
     def describe(self) -> str:
-        return f"jax {self.jax}, jaxlib {self.jaxlib}, Python {self.python}, {self.backend}"
+        said = f"jax {self.jax}, jaxlib {self.jaxlib}, Python {self.python}, {self.backend}"
+        return f"{said} ({self.device}, driver {self.driver})" if self.device else said
 
     def as_dict(self) -> dict[str, str]:
-        return asdict(self)
+        """Its fields, less the accelerator's where there is none (so CPU ledger files keep
+        their text)."""
+        return {k: v for k, v in asdict(self).items() if v or k not in ("device", "driver")}
 
 
 def probe(python: str = sys.executable, env: dict[str, str] | None = None) -> Platform:

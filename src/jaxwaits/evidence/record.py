@@ -53,7 +53,7 @@ def apply(
         printed = result.runs[0].stdout
         if known:
             claims = (backs or {}).get(snippet.name, ())
-            told, classified = _record_known(snippet, platform.jax, printed, claims)
+            told, classified = _record_known(snippet, platform, printed, claims)
             lines += told
             ok = ok and classified
         elif result.outcome is Outcome.MATCHED:
@@ -67,23 +67,25 @@ def apply(
 
 
 def _record_known(
-    snippet: Snippet, release: str, printed: str, claims: Sequence[str]
+    snippet: Snippet, platform: Platform, printed: str, claims: Sequence[str]
 ) -> tuple[list[str], bool]:
-    """Record what ``release`` prints as a known difference; say so, and whether every claim
-    the snippet backs has a verdict for that output."""
+    """Record what the platform's release prints as a known difference; say so, and whether
+    every claim the snippet backs has a verdict for that output. On CPU the recorded text
+    itself is no difference; on another backend it is kept, as what that backend printed."""
     with known_differences.updating(snippet.path.parent):
-        return _record_known_held(snippet, release, printed, claims)
+        return _record_known_held(snippet, platform, printed, claims)
 
 
 def _record_known_held(
-    snippet: Snippet, release: str, printed: str, claims: Sequence[str]
+    snippet: Snippet, platform: Platform, printed: str, claims: Sequence[str]
 ) -> tuple[list[str], bool]:
+    release, backend = platform.jax, platform.backend
     before = snippet.known_differences()
-    if printed == snippet.recorded():
+    if printed == snippet.recorded() and backend == known_differences.CPU:
         known_differences.save(before.without(release))
         return [f"{snippet.name}: prints its recorded output; no known difference kept"], True
-    after = before.recorded(release, printed)
-    output = after.for_release(release)
+    after = before.recorded(release, printed, backend)
+    output = after.for_release(release, backend)
     assert output is not None
     missing = [claim for claim in claims if claim not in output.verdicts]
     if missing:
@@ -97,10 +99,11 @@ def _record_known_held(
         )
     known_differences.save(after)
     where = known_differences.path_for(snippet.path.parent, snippet.name)
-    lines = [f"{snippet.name}: jax {release} recorded in snippets/known/{where.name}"]
+    on = "" if backend == known_differences.CPU else f" on {backend}"
+    lines = [f"{snippet.name}: jax {release}{on} recorded in snippets/known/{where.name}"]
     unclassified = sorted(
         claim
-        for claim, c in (after.for_release(release) or output).verdicts.items()
+        for claim, c in (after.for_release(release, backend) or output).verdicts.items()
         if c.verdict == UNCLASSIFIED
     )
     if unclassified:

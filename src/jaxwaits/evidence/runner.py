@@ -276,12 +276,15 @@ def _templates(given: Templates | None, fresh: bool) -> Iterator[Templates | Non
         yield made
 
 
-def judge(snippet: Snippet, runs: tuple[Run, ...], jax_version: str | None) -> Result:
-    """Judge runs against the output expected of the snippet on ``jax_version`` (none for a
-    snippet with invalid settings: it did not run, and its known differences may not read)."""
+def judge(
+    snippet: Snippet, runs: tuple[Run, ...], jax_version: str | None, backend: str = "cpu"
+) -> Result:
+    """Judge runs against the output expected of the snippet on ``jax_version`` and ``backend``
+    (none for a snippet with invalid settings: it did not run, and its known differences may
+    not read)."""
     if snippet.problems:
         return Result(snippet, None, snippet.recorded_path, runs)
-    expected, expected_from = snippet.expected(jax_version)
+    expected, expected_from = snippet.expected(jax_version, backend=backend)
     return Result(snippet, expected, expected_from, runs)
 
 
@@ -325,6 +328,7 @@ def run_on(
         runs = _execute(snippets, repeat, jobs, python, chosen)
     platform = asked.result()
     results = [
-        judge(snippet, run, platform.jax) for snippet, run in zip(snippets, runs, strict=True)
+        judge(snippet, run, platform.jax, platform.backend)
+        for snippet, run in zip(snippets, runs, strict=True)
     ]
     return results, platform

@@ -60,24 +60,32 @@ class Snippet:
         return known.load(self.path.parent, self.name)
 
     def expected(
-        self, jax_version: str | None = None, differences: known.Known | None = None
+        self,
+        jax_version: str | None = None,
+        differences: known.Known | None = None,
+        backend: str = known.CPU,
     ) -> tuple[str | None, Path]:
-        """The output expected on ``jax_version`` and the file it comes from: the known
-        difference for that release if one is recorded, else the recorded output.
+        """The output expected on ``jax_version`` and ``backend``, and the file it comes from:
+        the known difference for that release if one is recorded, else the recorded output.
         ``differences``: its known differences, when the caller has read them already."""
         if jax_version is None:
             found = None
         else:
-            found = (differences or self.known_differences()).for_release(jax_version)
+            found = (differences or self.known_differences()).for_release(jax_version, backend)
         if found is not None:
             return canonical(found.text), known.path_for(self.path.parent, self.name)
         return self.recorded(), self.recorded_path
 
-    def fingerprint(self, jax_version: str, differences: known.Known | None = None) -> str:
-        """What a verification of ``jax_version`` judged: the snippet's text, its recorded
-        output and the known output for that release (if any), hashed. A ledger entry with
-        another fingerprint was made with other evidence: it is stale."""
-        expected, _ = self.expected(jax_version, differences)
+    def fingerprint(
+        self,
+        jax_version: str,
+        differences: known.Known | None = None,
+        backend: str = known.CPU,
+    ) -> str:
+        """What a verification of ``jax_version`` on ``backend`` judged: the snippet's text, its
+        recorded output and the known output for that release (if any), hashed. A ledger entry
+        with another fingerprint was made with other evidence: it is stale."""
+        expected, _ = self.expected(jax_version, differences, backend)
         parts = [self.path.read_text(encoding="utf-8"), self.recorded() or "", expected or ""]
         return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
@@ -159,10 +167,10 @@ def load_snippets(folder: Path, names: list[str] | None = None) -> list[Snippet]
     return [read_snippet(path) for path in found.values()]
 
 
-def orphans(folder: Path, releases: set[str]) -> list[str]:
+def orphans(folder: Path, releases: set[tuple[str, str]]) -> list[str]:
     """Files in ``folder`` that nothing uses, each with why: a recorded output without its
-    snippet, known differences of no snippet or of a release the ledger does not hold
-    (``releases``), and any other file."""
+    snippet, known differences of no snippet or of a release and backend the ledger does not
+    hold (``releases``: (release, backend) pairs), and any other file."""
     found = []
     snippets = set(snippet_paths(folder))
     for path in sorted(folder.iterdir()):
@@ -177,7 +185,7 @@ def orphans(folder: Path, releases: set[str]) -> list[str]:
     return found
 
 
-def _known_orphans(folder: Path, snippets: set[str], releases: set[str]) -> list[str]:
+def _known_orphans(folder: Path, snippets: set[str], releases: set[tuple[str, str]]) -> list[str]:
     found = []
     for path in sorted(folder.iterdir()):
         if path.suffix != ".toml" or path.stem not in snippets:
@@ -189,8 +197,9 @@ def _known_orphans(folder: Path, snippets: set[str], releases: set[str]) -> list
             continue  # its snippet is invalid, and says why
 
         if unheld:
+            said = [r if b == known.CPU else f"{r} on {b}" for r, b in unheld]
             found.append(
-                f"{path}: lists jax {', '.join(unheld)}, which the ledger does not hold "
+                f"{path}: lists jax {', '.join(said)}, which the ledger does not hold "
                 "(verify them, or take them out)"
             )
     return found

@@ -20,6 +20,9 @@ from jaxwaits.pieces import drift
 from jaxwaits.project import Project
 from jaxwaits.releases import environments, ledger, universe
 from jaxwaits.releases.ledger import PieceEntry, SnippetEntry, Verification
+from jaxwaits.releases.observed import Observed, source_hash
+
+Backs = Mapping[str, Sequence[str]]  # snippet name -> the claims it backs
 
 
 def _hash(text: str) -> str:
@@ -27,7 +30,7 @@ def _hash(text: str) -> str:
 
 
 def snippet_entry(
-    result: Result, release: str, backs: Sequence[str], fix: str | None
+    result: Result, release: str, backs: Sequence[str], fix: str | None, backend: str = "cpu"
 ) -> SnippetEntry:
     """The ledger's entry: the outcome, with the diff from the recorded output for a known
     difference and the full report for a failure; the fingerprint of what was judged; a hash of
@@ -35,7 +38,7 @@ def snippet_entry(
     outcome = result.outcome
     run = result.failed_run
     printed = _hash(run.stdout) if run is not None and outcome.passed else ""
-    fingerprint = result.snippet.fingerprint(release)
+    fingerprint = result.snippet.fingerprint(release, backend=backend)
     if outcome is Outcome.MATCHED:
         return SnippetEntry(outcome, "", fingerprint, printed)
     if outcome is Outcome.MATCHED_KNOWN:
@@ -83,7 +86,7 @@ def verify(
                 f"record it as a known difference of jax {platform.jax}: "
                 f"nox -s verify -- {platform.jax} --record-known {name}"
             )
-        now[name] = snippet_entry(result, platform.jax, backs.get(name, ()), fix)
+        now[name] = snippet_entry(result, platform.jax, backs.get(name, ()), fix, platform.backend)
     unchecked = [
         r.snippet
         for r in results
@@ -100,7 +103,9 @@ def verify(
         name = result.snippet.name
         if recording and name in record_known:
             result = _recorded(result, fresh[name], platform, backs, say)
-            now[name] = snippet_entry(result, platform.jax, backs.get(name, ()), None)
+            now[name] = snippet_entry(
+                result, platform.jax, backs.get(name, ()), None, platform.backend
+            )
         entries[name] = _both_ways(now[name], result, fresh.get(name))
     _, pieces_found = drift.check(project, python)
     pieces = {v.piece: PieceEntry(v.outcome, v.message) for v in pieces_found}
@@ -121,11 +126,11 @@ def _recorded(
     if theirs is None or ours.failure or theirs.failure or ours.stdout != theirs.stdout:
         say(f"{result.snippet.name}: jax {platform.jax}: NOT recorded (the two runs disagree)")
         return result
-    both = judge(result.snippet, (ours, theirs), platform.jax)
+    both = judge(result.snippet, (ours, theirs), platform.jax, platform.backend)
     lines, _ = record.apply([both], platform, known=True, backs=backs)
     for line in lines:
         say(line)
-    return judge(read_snippet(result.snippet.path), (ours,), platform.jax)
+    return judge(read_snippet(result.snippet.path), (ours,), platform.jax, platform.backend)
 
 
 def _seen_agreeing(before: SnippetEntry | None, now: SnippetEntry) -> bool:
@@ -151,6 +156,44 @@ def _both_ways(entry: SnippetEntry, result: Result, fresh: Result | None) -> Sni
     change = diff(ours.stdout, theirs.stdout, "in a template's child", "in a fresh interpreter")
     said = f"in a template's child: {result.outcome.words}; fresh: {fresh.outcome.words}\n"
     return SnippetEntry(Outcome.SPLIT, said + change, entry.fingerprint, "")
+
+
+def judge_observed(
+    project: Project,
+    observed: Observed,
+    backs: Mapping[str, Sequence[str]],
+    record_known: Set[str] = frozenset(),
+    say: Callable[[str], None] = lambda line: None,
+) -> Verification:
+    """The ledger file of a release and backend the checks do not run on, judged from what was
+    observed there (:mod:`jaxwaits.releases.observed`) against the snippets and known
+    differences as they are now. A snippet whose text changed since it ran there has no entry
+    (its claims are not verified there), and ``say`` names it. ``record_known``: as in
+    :func:`verify`, from the two runs observed; on a backend other than CPU an output named
+    there is kept even where it is the recorded text, for a maintainer to say what it means."""
+    platform = observed.platform
+    backend = platform.backend
+    entries = {}
+    for snippet in load_snippets(project.snippets):
+        name = snippet.name
+        runs = observed.runs.get(name)
+        if not runs:
+            say(f"{name}: not observed on {platform.describe()}")
+            continue
+        if observed.sources[name] != source_hash(snippet):
+            say(f"{name}: changed since it ran on {platform.describe()}: run it there again")
+            continue
+        child, fresh = (judge(snippet, (run,), platform.jax, backend) for run in runs[:2])
+        if name in record_known:
+            child = _recorded(child, fresh, platform, backs, say)
+            fresh = judge(read_snippet(snippet.path), runs[1:2], platform.jax, backend)
+        entry = snippet_entry(child, platform.jax, backs.get(name, ()), None, backend)
+        entries[name] = _both_ways(entry, child, fresh)
+    pieces = {
+        name: PieceEntry(outcome, detail) for name, (outcome, detail) in observed.pieces.items()
+    }
+    yanked = platform.jax in universe.load(project).yanked
+    return Verification(platform, entries, pieces, yanked=yanked)
 
 
 @dataclass(frozen=True)

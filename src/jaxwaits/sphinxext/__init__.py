@@ -13,6 +13,8 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
   the claims index.
 - :mod:`~jaxwaits.sphinxext.ledger_table`: the ledger as a table, claims and pieces against
   releases.
+- :mod:`~jaxwaits.sphinxext.elsewhere`: the runs on other backends (a GPU), on the matrix page
+  and each claim's page.
 - :mod:`~jaxwaits.sphinxext.review_rules`: the review's rules, from their modules' documentation.
 - :mod:`~jaxwaits.sphinxext.changes`: what changed, release by release, and the
   ``{changed-in}`` role that ties a boundary named in prose to the ledger.
@@ -43,6 +45,7 @@ from jaxwaits.sphinxext import (
     cells,
     changes,
     claim_pages,
+    elsewhere,
     kernels,
     ledger_table,
     quiet,
@@ -175,6 +178,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     cells.setup(app)
     claim_pages.setup(app)
     ledger_table.setup(app)
+    elsewhere.setup(app)
     review_rules.setup(app)
     changes.setup(app)
     annotated.setup(app)

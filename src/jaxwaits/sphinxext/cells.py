@@ -35,6 +35,7 @@ from jaxwaits.evidence.platform import Platform, probe
 from jaxwaits.evidence.runner import Result, Run, judge
 from jaxwaits.evidence.snippets import load_snippets, read_snippet
 from jaxwaits.files import write_atomic
+from jaxwaits.sphinxext import elsewhere
 from jaxwaits.sphinxext.kernels import kernel_env
 from jaxwaits.sphinxext.state import CellResult, inputs, site
 
@@ -163,6 +164,11 @@ def judge_page(app: Sphinx, doctree: nodes.document) -> list[CellResult]:
         if not outcome.passed:
             logger.warning(message, location=cell, type="jaxwaits", subtype="evidence")
         _show(cell, result, message)
+        differences = path.parent / "known" / f"{name}.toml"
+        if differences.is_file():  # a missing one would make the page outdated in every build
+            env.note_dependency(str(differences))
+        for shown in reversed(elsewhere.printed_elsewhere(found, name)):
+            cell.parent.insert(cell.parent.index(cell) + 1, shown)
         results.append(CellResult(docname, anchor, name, outcome, message))
     if results:
         _stamp(app, doctree)

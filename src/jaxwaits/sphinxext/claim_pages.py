@@ -26,10 +26,13 @@ from jaxwaits.chain import cite, problems, verdicts
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import MARKS, standing_id, verdict_id
 from jaxwaits.chain.standing import ClaimStanding, standing
+from jaxwaits.chain.verdicts import BACKEND_WORDS
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
+from jaxwaits.errors import JaxwaitsError
+from jaxwaits.evidence import known
 from jaxwaits.files import inside, write_atomic, write_folder
-from jaxwaits.sphinxext import ledger_table, terms
+from jaxwaits.sphinxext import elsewhere, ledger_table, terms
 from jaxwaits.sphinxext.state import Citation, Context, inputs, site
 
 logger = logging.getLogger(__name__)
@@ -202,7 +205,8 @@ def citations(doctree: nodes.document) -> list[Citation]:
 
 def _standing(app: Sphinx, claim: Claim) -> ClaimStanding:
     """What this build (its pages read now or before) showed about a claim."""
-    return standing(claim, site(app.env).ran(), inputs(app).platform)
+    others = inputs(app).facts.elsewhere[claim.id]
+    return standing(claim, site(app.env).ran(), inputs(app).platform, others)
 
 
 def _uri(app: Sphinx, fromdoc: str, todoc: str, anchor: str = "") -> str:
@@ -234,7 +238,7 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragrap
     if limits:
         para += nodes.Text(" · limited to ")
         para += nodes.strong("", ", ".join(limits), classes=["jaxwaits-limits"])
-    held = verdicts.summary(inputs(app).verdicts[claim.id])
+    held = verdicts.summary(inputs(app).verdicts[claim.id], inputs(app).facts.elsewhere[claim.id])
     para += nodes.Text(" · across releases: ")
     para += _link(app, fromdoc, ledger_table.MATRIX, "", held)
     # in the order the claim lists its evidence, whatever order the pages were read in
@@ -399,7 +403,19 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
         why = nodes.inline("", "", *ledger_table.why_nodes(span.verdict.why))
         rows.append([releases, word, why])
     table = _table("jaxwaits-releases", {"jax": 3, "verdict": 3, "why": 8}, rows)
-    return [intro, nodes.container("", table, classes=["jaxwaits-scroll"])]
+    found = [intro, nodes.container("", table, classes=["jaxwaits-scroll"])]
+    others = elsewhere.claim_rows(app, fromdoc, claim)
+    if others:
+        found.append(
+            nodes.paragraph(
+                text="On other backends, from runs made where CI cannot run (their "
+                "observations are committed, and judged again against today's snippets in "
+                "every build):"
+            )
+        )
+        table = _table("jaxwaits-releases", {"where": 4, "verdict": 3, "why": 7}, others)
+        found.append(nodes.container("", table, classes=["jaxwaits-scroll"]))
+    return found
 
 
 def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
@@ -490,7 +506,28 @@ def _page_source(claim: Claim, snippets: Path) -> str:
                 continue
             lines += [*intro, "", f"```{{literalinclude}} ../../snippets/{name}{suffix}"]
             lines += [f":language: {language}", "```", ""]
+        lines += _printed_elsewhere(snippets, name)
     return "\n".join(lines)
+
+
+def _printed_elsewhere(snippets: Path, name: str) -> list[str]:
+    """What the snippet printed on other backends, where that was not its recorded output (an
+    unreadable known-differences file is the claims check's to name)."""
+    try:
+        found = known.load(snippets, name)
+    except JaxwaitsError:
+        return []
+    lines = []
+    for output in found.outputs:
+        if output.backend == known.CPU:
+            continue
+        on = (
+            f"{BACKEND_WORDS.get(output.backend, output.backend)}, jax {', '.join(output.releases)}"
+        )
+        fence = "````" if "```" in output.text else "```"
+        lines += [f"What it printed on {on}:", "", f"{fence}text", output.text.rstrip("\n")]
+        lines += [fence, ""]
+    return lines
 
 
 def _also_reread(
@@ -500,7 +537,8 @@ def _also_reread(
     ledger, the snippets' fingerprints, the known outputs' classifications): when any of them
     changed, read them again."""
     state = site(env)
-    verdicts_now = repr(sorted(inputs(app).verdicts.items()))
+    found = inputs(app).facts
+    verdicts_now = repr((sorted(found.verdicts.items()), sorted(found.elsewhere.items())))
     verdicts_changed = state.verdicts_seen != verdicts_now
     state.verdicts_seen = verdicts_now
     if not (added or changed or removed or verdicts_changed):
@@ -514,7 +552,7 @@ def _pages_with_claims(env: BuildEnvironment) -> Iterator[str]:
             yield doc
     # read from the verdicts as the page is read
     tables = ("claims", ledger_table.MATRIX, "changes")
-    generated = (f"{PAGES}/", f"{ledger_table.RELEASES}/")
+    generated = (f"{PAGES}/", f"{ledger_table.RELEASES}/", f"{elsewhere.RUNS}/")
     yield from (d for d in env.found_docs if d.startswith(generated) or d in tables)
 
 

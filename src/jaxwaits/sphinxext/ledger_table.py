@@ -162,7 +162,7 @@ def _pages_list(app: Sphinx, docname: str, folded: list[Group]) -> nodes.Element
     return para
 
 
-def _claim(docname: str, claim_id: str) -> nodes.Node:
+def claim_link(docname: str, claim_id: str) -> nodes.Node:
     return terms.page_link(docname, f"/{PAGES}/{claim_id}", claim_id)
 
 
@@ -188,7 +188,7 @@ def _legend(app: Sphinx, docname: str) -> nodes.Element:
     return items
 
 
-def _table(header: list[nodes.Node], rows: list[list[nodes.Node]]) -> nodes.container:
+def grid(header: list[nodes.Node], rows: list[list[nodes.Node]]) -> nodes.container:
     table = nodes.table(classes=["jaxwaits-matrix"])
     group = nodes.tgroup(cols=len(header))
     table += group
@@ -222,8 +222,9 @@ def _summary(found: Inputs, docname: str) -> nodes.Element:
     items = nodes.bullet_list(classes=["jaxwaits-summary"])
     for claim_id in sorted(found.verdicts):
         para = nodes.paragraph()
-        para += _claim(docname, claim_id)
-        para += nodes.Text(f": {verdicts.summary(found.verdicts[claim_id])}")
+        para += claim_link(docname, claim_id)
+        said = verdicts.summary(found.verdicts[claim_id], found.facts.elsewhere[claim_id])
+        para += nodes.Text(f": {said}")
         items += nodes.list_item("", para)
     return items
 
@@ -231,14 +232,14 @@ def _summary(found: Inputs, docname: str) -> nodes.Element:
 def _claims_table(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> nodes.Element:
     rows = []
     for claim_id in sorted(found.verdicts):
-        row: list[nodes.Node] = [_claim(docname, claim_id)]
+        row: list[nodes.Node] = [claim_link(docname, claim_id)]
         for group in folded:
             verdict = found.verdicts[claim_id][group.releases[0]].verdict
             mark = nodes.inline(MARKS[verdict], MARKS[verdict], classes=[css(verdict)])
             # a claim that holds has nothing more to say; any other links to why
             row.append(mark if verdict is Verdict.HOLDS else _to_page(app, docname, group, mark))
         rows.append(row)
-    return _table(_header(app, docname, folded), rows)
+    return grid(_header(app, docname, folded), rows)
 
 
 def _pieces_table(app: Sphinx, docname: str, found: Inputs, folded: list[Group]) -> nodes.Element:
@@ -253,7 +254,7 @@ def _pieces_table(app: Sphinx, docname: str, found: Inputs, folded: list[Group])
             row.append(mark if same else _to_page(app, docname, group, mark))
         rows.append(row)
     header = [nodes.Text("vendored piece"), *_header(app, docname, folded)[1:]]
-    return _table(header, rows)
+    return grid(header, rows)
 
 
 def _sections(
@@ -292,12 +293,12 @@ def _sections(
             shown = nodes.inline(mark, mark, classes=["jaxwaits-mark", css(verdict.verdict)])
             newer = said_in.setdefault(("claim", claim_id, verdict), group)
             if newer is not group:  # the same verdict and reason: named, not said again
-                again.setdefault(newer, []).append(_claim(docname, claim_id))
+                again.setdefault(newer, []).append(claim_link(docname, claim_id))
                 continue
             para = nodes.paragraph()
             para += terms.link(app, docname, anchor, shown)
             para += nodes.Text(" ")
-            para += _claim(docname, claim_id)
+            para += claim_link(docname, claim_id)
             para += nodes.Text(": ")
             para += terms.link(app, docname, anchor, nodes.Text(verdict.verdict.words))
             para += nodes.Text(". " if verdict.why else "")
@@ -316,7 +317,7 @@ def _sections(
             section += notable
         else:
             section += nodes.paragraph(text="Every claim holds as recorded.")
-        section += _differences(app, docname, first, group, said_in)
+        section += differences(app, docname, first, group, said_in)
         yield section
 
 
@@ -337,15 +338,16 @@ def _recorded(by_release: dict[str, Verification], group: Group) -> nodes.paragr
     return nodes.paragraph(text=f"Results recorded {said}.", classes=["jaxwaits-recorded"])
 
 
-def _differences(
+def differences(
     app: Sphinx,
     docname: str,
     verification: Verification,
-    group: Group,
-    said_in: dict[object, Group],
+    group: Group | None,
+    said_in: dict[object, Group | None],
 ) -> list[nodes.Node]:
     """What the first release of a group printed where it differs, and each piece's change; a
-    difference a newer section showed already is named with a link there."""
+    difference a newer section showed already is named with a link there (``group`` None: a
+    run on another backend, which shows every difference)."""
     out: list[nodes.Node] = []
     entries = [
         *(
@@ -362,12 +364,15 @@ def _differences(
     again: dict[Group, list[tuple[str, str]]] = {}  # a newer section -> what it showed
     for name, outcome, detail in entries:
         newer = said_in.setdefault(("difference", name, outcome, detail), group)
-        if newer is not group:
+        if newer is not group and newer is not None:
             again.setdefault(newer, []).append((name, outcome))
             continue
         para = nodes.paragraph()
         para += nodes.literal(name, name)
-        para += nodes.Text(f": {outcome} on jax {verification.platform.jax}")
+        on = (
+            "" if verification.platform.backend == "cpu" else f" on {verification.platform.backend}"
+        )
+        para += nodes.Text(f": {outcome} on jax {verification.platform.jax}{on}")
         out.append(para)
         if detail:
             out.append(nodes.literal_block(detail, detail, language="diff"))

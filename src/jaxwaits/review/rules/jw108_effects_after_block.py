@@ -1,8 +1,10 @@
 """A value that a host callback (`jax.debug.callback`, `io_callback`) changes is read after a block
-on arrays, and the file never calls `jax.effects_barrier()`. On an accelerator, blocking on the
-output need not wait for the callback{claim}`barrier-for-callbacks`; the barrier waits on the
-runtime's effect tokens{claim}`barrier-waits-on-tokens`, those of the calling
-thread{claim}`barrier-is-per-thread`. Checklist: {ref}`review-effects-not-arrays`.
+on arrays, and the file never calls `jax.effects_barrier()`. Blocking on the output waits for the
+output; the barrier is the call made to wait for the callbacks{claim}`barrier-for-callbacks`, on
+the runtime's effect tokens{claim}`barrier-waits-on-tokens`, those of the calling
+thread{claim}`barrier-is-per-thread`. (On CPU and on a GPU the callback had run by then in every
+run here, by the way those backends run callbacks, which a block does not promise.)
+Checklist: {ref}`review-effects-not-arrays`.
 
 ```python
 calls = []
@@ -43,7 +45,7 @@ ANCHOR = "review-effects-not-arrays"
 CLAIMS = ("barrier-for-callbacks", "barrier-waits-on-tokens", "barrier-is-per-thread")
 SUMMARY = (
     "what a host callback changed is read after a block on arrays, with no "
-    "jax.effects_barrier(): on an accelerator the callback need not have run"
+    "jax.effects_barrier(): the block waits for arrays, not for callbacks"
 )
 WORDS = ("callback",)
 

@@ -1,7 +1,7 @@
 """A Python loop, a comprehension or a `tree_map` blocks array by array:
 `jax.block_until_ready(arrays)` waits for the same in one batched call into the
-runtime{claim}`wrapper-batches`, which pays on an
-accelerator{claim}`wrapper-batching-pays-on-accelerators`. Checklist: {ref}`review-many-arrays`.
+runtime{claim}`wrapper-batches`, which pays on CPU and on a
+GPU{claim}`wrapper-batching-pays`. Checklist: {ref}`review-many-arrays`.
 
 ```python
 for a in arrays:  # the mistake  # jaxwaits: ignore[JW112]
@@ -23,7 +23,7 @@ from jaxwaits.review.rules import Source
 CODE = "JW112"
 NAME = "block-one-by-one"
 ANCHOR = "review-many-arrays"
-CLAIMS = ("wrapper-batches", "wrapper-batching-pays-on-accelerators")
+CLAIMS = ("wrapper-batches", "wrapper-batching-pays")
 SUMMARY = (
     "a Python loop or a tree_map blocks array by array: jax.block_until_ready(arrays) waits for "
     "the same in one batched call"

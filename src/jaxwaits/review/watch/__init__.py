@@ -184,7 +184,7 @@ def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> s
         if all(f["ran"] for f in found):
             state = (
                 "it had run by then by chance (on a CPU the callback runs within the "
-                "computation): on an accelerator the block need not wait for it"
+                "computation, on a GPU during the call): the block is not what waits for it"
             )
         else:
             state = "it had not run yet at the read: what was read is stale here"
