@@ -1,9 +1,9 @@
 """A timed region calls `x.copy_to_host_async()` and the timer stops before anything fetches
 `x`: on CPU the call only starts the copy to the host{claim}`copy-to-host-async-starts-only`
-(on a GPU it returned once the computation had finished{claim}`gpu-copy-to-host-async-waits`,
-the copy itself not shown done), and a block waits for the computation, not for the
-copy{claim}`block-does-not-fetch`, so the transfer the region means to time may still be under
-way when the timer stops. Checklist:
+(on a GPU it returned only after the result was
+ready{claim}`gpu-copy-to-host-async-returns-late`, the copy itself not shown done), and a block
+waits for the computation, not for the copy{claim}`block-does-not-fetch`, so the transfer the
+region means to time may still be under way when the timer stops. Checklist:
 {ref}`review-block-is-not-fetch`.
 
 ```python
