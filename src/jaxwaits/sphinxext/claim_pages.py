@@ -581,5 +581,6 @@ def setup(app: Sphinx) -> None:
     app.add_node(claim_mark, html=(_visit_mark, _depart_mark))
     app.connect("builder-inited", _write_pages)
     app.connect("env-get-outdated", _also_reread)
-    app.connect("doctree-resolved", _resolve)
+    # before cells' handler resolves {evidence} links: a claim page quotes paragraphs holding them
+    app.connect("doctree-resolved", _resolve, priority=400)
     app.connect("build-finished", _redirects)
