@@ -1,11 +1,14 @@
 """The GitHub Action (``action.yml``, its logic in ``.github/action/review.py``), tried without
 GitHub: a temporary git repository with a base and changes (a harness with a mistake, a clean
 file, deleted files, a name with a space), the environment a runner sets for a pull request or a
-push, and the script run as the action's steps run it. Also: ``action.yml`` declares every input
-it uses and uses every input it declares, and its steps call the script."""
+push, and the script run as the action's steps run it. Its log is read as the runner reads it,
+for workflow commands: a pull request's file names and a hostile event run none. Also:
+``action.yml`` declares every input it uses and uses every input it declares, and its steps call
+the script."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -19,6 +22,7 @@ import pytest
 import yaml
 from conftest import ROOT
 
+from jaxwaits import cli
 from jaxwaits.review import sources
 
 SCRIPT = ROOT / ".github" / "action" / "review.py"
@@ -128,15 +132,76 @@ def read_outputs(text: str) -> dict[str, str]:
 
 
 def reviewed(done: subprocess.CompletedProcess[str]) -> list[str]:
-    """The paths the script said it reviews (an indented line each, after its count)."""
+    """The paths the script said it reviews (an indented line each, after its count, in a region
+    where the runner reads no command)."""
     lines = done.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if " to review (" in line)
-    listed = []
-    for line in lines[start + 1 :]:
-        if not line.startswith("  "):
-            break
-        listed.append(line[2:])
-    return listed
+    if start + 1 == len(lines) or not lines[start + 1].startswith("::stop-commands::"):
+        return []
+    end = lines.index(f"::{lines[start + 1].removeprefix('::stop-commands::')}::", start)
+    listed = lines[start + 2 : end]
+    assert all(line.startswith("  ") for line in listed), listed
+    return [line[2:] for line in listed]
+
+
+def workflow_command(line: str) -> tuple[str, dict[str, str], str] | None:
+    """A line of the log as the runner parses it (actions/runner, ActionCommand.TryParseV2 then
+    TryParse): ``::name key=value,...::data`` after leading blanks, or ``##[name ...]data``
+    anywhere in it; its name, properties (unescaped) and data, or None when it is no command."""
+    text = line.lstrip()
+    if text.startswith("::") and (end := text.find("::", 2)) >= 0:
+        name, _, listed = text[2:end].partition(" ")
+        pairs = [pair.split("=", 1) for pair in listed.strip().split(",") if "=" in pair]
+        return name, {key: unescape_property(value) for key, value in pairs}, text[end + 2 :]
+    if (start := line.find("##[")) >= 0 and (end := line.find("]", start)) >= 0:
+        return line[start + 3 : end].partition(" ")[0], {}, line[end + 1 :]
+    return None
+
+
+def unescape_property(value: str) -> str:
+    for escaped, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        value = value.replace(escaped, char)
+    return value
+
+
+def runner_reads(stdout: str) -> list[tuple[str, dict[str, str], str]]:
+    """The workflow commands the runner takes from a step's log: a line at a time, none between
+    ``::stop-commands::TOKEN`` and ``::TOKEN::``. Every region is the script's own (a fresh
+    token) and ends."""
+    commands, token = [], None
+    for line in stdout.split("\n"):
+        command = workflow_command(line)
+        if command is None:
+            continue
+        name, _, data = command
+        if token is not None:
+            if name.lower() == token.lower():
+                token = None
+        elif name.lower() == "stop-commands":
+            assert re.fullmatch(r"[0-9a-f]{32}", data), f"stopped by the log: {line!r}"
+            token = data
+        else:
+            commands.append(command)
+    assert token is None, "the log leaves commands stopped"
+    return commands
+
+
+def stopped(stdout: str) -> list[str]:
+    """The text of each region of the log where the runner reads no command."""
+    regions = re.finditer(r"^::stop-commands::(\w+)\n(.*?)\n::\1::$", stdout, re.M | re.S)
+    return [region[2] for region in regions]
+
+
+def one_error(done: subprocess.CompletedProcess[str], outputs: dict[str, str]) -> str:
+    """The step failed with exit 2, said so in its exit-code output, and its log has one
+    command, an error on one line: its message."""
+    assert done.returncode == 2 and outputs.get("exit-code") == "2", done.stdout + done.stderr
+    commands = runner_reads(done.stdout)
+    assert [(name, properties) for name, properties, _ in commands] == [
+        ("error", {"title": "jaxwaits review"})
+    ], done.stdout
+    assert "\n" not in commands[0][2] and "Traceback" not in done.stderr
+    return commands[0][2]
 
 
 def sarif_results(outputs: dict[str, str]) -> list[tuple[str, str, int]]:
@@ -167,10 +232,9 @@ def test_a_pull_request_reviews_what_it_changed(history: dict, tmp_path: Path) -
     assert outputs["exit-code"] == "1" and outputs["files"] == "2"
     assert Path(outputs["root"]) == history["repo"]
     assert sarif_results(outputs) == [("JW101", TIMED, WRONG_LINE)]
-    annotations = [line for line in done.stdout.splitlines() if line.startswith("::")]
-    assert len(annotations) == 1, done.stdout
-    assert annotations[0].startswith(f"::warning file={TIMED},line={WRONG_LINE},")
-    assert "title=JW101 " in annotations[0]
+    [(name, properties, _)] = runner_reads(done.stdout)
+    assert name == "warning" and properties["file"] == TIMED, done.stdout
+    assert properties["line"] == str(WRONG_LINE) and properties["title"].startswith("JW101 ")
     assert f"{TIMED}:{WRONG_LINE}:1 JW101" in done.stdout  # the text report in the log
     assert "**jaxwaits review**: 1 finding in 2 files." in summary
     assert f"### `{TIMED}`" in summary
@@ -202,7 +266,7 @@ def test_a_push_is_compared_with_the_commit_before_it(history: dict, tmp_path: P
         "sarif-file": "",
     }
     assert "nothing to do" in summary
-    assert not [line for line in done.stdout.splitlines() if line.startswith("::")]
+    assert not runner_reads(done.stdout)
 
 
 def test_a_new_branch_is_its_last_commit(history: dict, tmp_path: Path) -> None:
@@ -288,10 +352,10 @@ def test_paths_args_and_format(history: dict, tmp_path: Path) -> None:
     assert done.returncode == 0 and outputs["exit-code"] == "0"
     assert sarif_results(outputs) == []
     done, _, _ = run_action(repo, tmp_path, "pull_request", pull_request(history), format="json")
-    report = json.loads(done.stdout[done.stdout.index("\n{") :])
+    report = json.loads(stopped(done.stdout)[-1])
     assert [f["code"] for f in report["findings"]] == ["JW101"]
     done, _, _ = run_action(repo, tmp_path, "pull_request", pull_request(history), format="github")
-    assert sum(line.startswith("::warning ") for line in done.stdout.splitlines()) == 1
+    assert [name for name, _, _ in runner_reads(done.stdout)] == ["warning"]
 
 
 def test_errors_fail_the_step_whatever_the_inputs(history: dict, tmp_path: Path) -> None:
@@ -301,7 +365,7 @@ def test_errors_fail_the_step_whatever_the_inputs(history: dict, tmp_path: Path)
         fail_on_findings="false",
     )  # fmt: skip
     assert done.returncode == 2 and outputs["exit-code"] == "2" and outputs["sarif-file"] == ""
-    assert "names no rule" in done.stderr
+    assert "names no rule" in stopped(done.stdout)[1]  # after the paths listed
     broken = tmp_path / "broken.py"
     broken.write_text("def (:\n")
     done, outputs, _ = run_action(repo, tmp_path, "push", {}, paths=str(broken))
@@ -361,3 +425,155 @@ def test_action_yml_declares_what_it_uses_and_calls_the_script() -> None:
     assert len(upload) == 1 and "inputs.upload-sarif == 'true'" in upload[0]["if"]
     assert upload[0]["with"]["sarif_file"] == "${{ steps.review.outputs.sarif-file }}"
     assert "!cancelled()" in upload[0]["if"]  # uploaded when findings failed the review step
+
+
+# --- hostile input: a pull request's file names and a forged event ---------------------------
+
+# Names a pull request can add: a line break and a command in one, or a command at the start of
+# a printed line, in either of the runner's syntaxes; and a name that needs its property escaped
+HOSTILE = (
+    "evil\n::stop-commands::pwned\n.py",
+    "::warning::at the start.py",
+    "forged\n::error file=forged.py,line=1::forged\n.py",
+    "old ##[error]syntax.py",
+    "a,b:c%0A.py",
+)
+GITLINK = "gone\n::error::left out.py"  # a submodule: changed, reviewable by name, not a file
+
+
+@pytest.mark.parametrize("form", ["text", "markdown", "github", "sarif", "json"])
+def test_file_names_run_no_workflow_command(tmp_path: Path, form: str) -> None:
+    """A pull request adds files whose names hold workflow commands: the log lists them, one a
+    line, and reports them, and the runner reads in it only the github format's annotations,
+    one for each file's mistake, the file named as it is."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "test")
+    git(repo, "config", "user.email", "test@example.com")
+    (repo / "data.txt").write_text("1\n")
+    base = commit(repo, "base")
+    for name in HOSTILE:
+        (repo / name).write_text(WRONG)
+    git(repo, "add", "-A")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{base},{GITLINK}")
+    git(repo, "commit", "-q", "-m", "hostile names")
+    event = {"pull_request": {"base": {"sha": base}, "head": {"sha": "0" * 40}}}
+    (tmp_path / "step").mkdir()
+    done, outputs, _ = run_action(repo, tmp_path / "step", "pull_request", event, format=form)
+    annotations = runner_reads(done.stdout)
+    assert {
+        (name, properties["file"], properties["line"]) for name, properties, _ in annotations
+    } == {("warning", name, str(WRONG_LINE)) for name in HOSTILE}, done.stdout
+    assert len(annotations) == len(HOSTILE)
+    assert done.returncode == 1 and outputs["exit-code"] == "1", done.stdout + done.stderr
+    assert sorted(reviewed(done)) == sorted(name.replace("\n", "\\n") for name in HOSTILE)
+    assert "jaxwaits review: gone\\n::error::left out.py is not in the checkout" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("event", "payload", "field"),
+    [
+        (
+            "pull_request",
+            lambda bad: {"pull_request": {"base": {"sha": bad}}},
+            "pull_request.base.sha",
+        ),
+        ("push", lambda bad: {"before": bad}, "before"),
+        ("merge_group", lambda bad: {"merge_group": {"base_sha": bad}}, "merge_group.base_sha"),
+    ],
+)
+def test_an_event_base_is_never_a_git_option(
+    origin: Path, tmp_path: Path, event: str, payload: object, field: str
+) -> None:
+    """A base that git would read as an option (it would run the command, fetching a base the
+    shallow checkout lacks): refused, named, before git sees it; nothing runs."""
+    checkout = shallow_clone(origin, "feature", tmp_path / "checkout")
+    marker = tmp_path / "ran"
+    bad = f"--upload-pack=touch {marker}"
+    done, outputs, _ = run_action(checkout, tmp_path, event, payload(bad))
+    assert not marker.exists(), "the event's base ran a command"
+    message = one_error(done, outputs)
+    assert message == (
+        f"the event's {field} is \"{bad}\", not a commit's full name (40 or 64 hexadecimal "
+        "digits): give the paths to review in paths"
+    )
+
+
+@pytest.mark.parametrize("ref", ["--upload-pack=touch {marker}", "main~1"])
+def test_the_base_branch_is_a_branch_name(history: dict, tmp_path: Path, ref: str) -> None:
+    """GITHUB_BASE_REF, used when the event has no base commit, must be a branch's name, not an
+    option nor a revision's expression (main~1 would compare with main's parent)."""
+    checkout = tmp_path / "checkout"
+    git(tmp_path, "clone", "-q", str(history["repo"]), str(checkout))
+    marker = tmp_path / "ran"
+    ref = ref.format(marker=marker)
+    done, outputs, _ = run_action(
+        checkout, tmp_path, "pull_request", {"pull_request": {}}, base_ref=ref
+    )
+    assert not marker.exists()
+    assert one_error(done, outputs) == (
+        f'GITHUB_BASE_REF is "{ref}", not a branch\'s name: give the paths to review in paths'
+    )
+
+
+@pytest.mark.parametrize(
+    ("event", "payload", "said"),
+    [
+        ("pull_request", {"pull_request": "x"}, 'the event\'s pull_request is "x", not an object'),
+        ("pull_request", {"pull_request": {"base": 5}}, "pull_request.base is 5, not an object"),
+        ("pull_request", {"pull_request": {"head": {"sha": []}}}, "head.sha is [], not a string"),
+        ("push", {"before": 123}, "the event's before is 123, not a string"),
+        ("merge_group", {"merge_group": ["x"]}, 'merge_group is ["x"], not an object'),
+        ("pull_request", ["x"], 'holds ["x"], not an object'),
+    ],
+)
+def test_an_event_of_the_wrong_shape_is_an_error(
+    history: dict, tmp_path: Path, event: str, payload: object, said: str
+) -> None:
+    done, outputs, _ = run_action(history["repo"], tmp_path, event, payload)
+    message = one_error(done, outputs)
+    assert said in message and message.endswith(": give the paths to review in paths"), message
+
+
+def test_args_take_options_only(history: dict, tmp_path: Path) -> None:
+    """A path in args would be reviewed beside (or instead of) the changed files: refused."""
+    repo = history["repo"]
+    for args, bad in [("bench/kept.py", "bench/kept.py"), ("--select JW101 src/", "src/")]:
+        done, outputs, _ = run_action(
+            repo, tmp_path, "pull_request", pull_request(history), args=args
+        )
+        assert one_error(done, outputs) == (
+            f'args takes options only (such as --select JW101), not "{bad}": give the paths '
+            "to review in paths"
+        )
+    for args in ("--sel JW102", "--ignore=JW101", "--select JW102 --ignore JW101"):
+        done, outputs, _ = run_action(
+            repo, tmp_path, "pull_request", pull_request(history), args=args
+        )
+        assert done.returncode == 0 and outputs["exit-code"] == "0", args
+
+
+def test_the_options_that_take_a_value_are_the_reviews() -> None:
+    review = next(
+        action.choices["review"]
+        for action in cli.parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    valued = {
+        option
+        for action in review._actions
+        for option in action.option_strings
+        if action.nargs != 0
+    }
+    script = SCRIPT.read_text()
+    listed = re.search(r"^VALUED = (\(.*?\))", script, re.M)
+    assert listed and set(eval(listed.group(1))) == valued
+
+
+def test_an_unexpected_error_fails_the_step_with_its_output(history: dict, tmp_path: Path) -> None:
+    done, outputs, _ = run_action(
+        history["repo"], tmp_path, "pull_request", pull_request(history),
+        python=str(tmp_path / "no-python"),
+    )  # fmt: skip
+    assert one_error(done, outputs).startswith("unexpected FileNotFoundError: ")

@@ -19,22 +19,37 @@ What changed is read from the event the runner describes: ``GITHUB_EVENT_NAME`` 
 JSON at ``GITHUB_EVENT_PATH``; a pull request (or merge queue group) is compared with its base
 commit (``pull_request.base.sha``, else ``origin/$GITHUB_BASE_REF``), a push with the commit
 before it (``before``; a new branch: the pushed commit's parent). A base missing from a shallow
-checkout is fetched from ``origin``. Any other event reviews every tracked file.
+checkout is fetched from ``origin``. Any other event reviews every tracked file. The event's
+fields are checked before git sees them: a base must be a full commit name, a branch a branch
+name (a value such as ``--upload-pack=CMD`` would be an option to git).
+
+The files reviewed are the pull request's, which anyone can open: a file's name, and so the
+report, can hold a line break and a workflow command (``::stop-commands::``, ``::error``). What
+they hold is printed between ``::stop-commands::TOKEN`` and ``::TOKEN::`` (a fresh token each
+time), so that the runner takes none of it as a command, and names one a line, their control
+characters escaped. Only the ``github`` format's annotations, which escape what they quote, are
+printed for the runner to read.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
+import traceback
 import uuid
+from collections.abc import Iterable
 from pathlib import Path
 
 SUFFIXES = (".py", ".ipynb", ".md")  # what `jaxwaits review` reads (review/sources.py SUFFIXES)
 FORMATS = ("text", "markdown", "github", "sarif", "json")
-NO_COMMIT = "0" * 40  # a push's `before` when the branch is new
+# The options of `jaxwaits review` that take a value (cli.py's review parser; a test keeps them
+# equal): what follows one of them in args is its value, anything else not an option is a path
+VALUED = ("--format", "--select", "--ignore")
+COMMIT = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")  # a full SHA-1 or SHA-256 object name
 PULL_REQUESTS = ("pull_request", "pull_request_target")
 # How a shallow checkout is deepened until a pull request's head and base meet, the last try
 # fetching all of their history
@@ -52,8 +67,13 @@ def main(argv: list[str]) -> int:
     try:
         return install() if argv[0] == "install" else review()
     except ActionError as error:
-        print(f"::error title=jaxwaits review::{_escape(str(error))}")
-        return 2
+        message = str(error)
+    except Exception as error:  # a fault of this script's: an error of the step all the same
+        _untrusted(traceback.format_exc().splitlines())
+        message = f"unexpected {type(error).__name__}: {error}"
+    set_output("exit-code", "2")
+    print(f"::error title=jaxwaits review::{_escape(message)}")
+    return 2
 
 
 # --- install -------------------------------------------------------------------------------
@@ -113,6 +133,7 @@ def review() -> int:
         args = shlex.split(os.environ.get("JAXWAITS_ARGS", ""))
     except ValueError as error:
         raise ActionError(f"args cannot be read as a command line: {error}") from None
+    _options_only(args)
     python = os.environ.get("JAXWAITS_PYTHON") or sys.executable
     given = [line.strip() for line in os.environ.get("JAXWAITS_PATHS", "").splitlines()]
     given = [line for line in given if line]
@@ -123,8 +144,7 @@ def review() -> int:
         root = toplevel(Path.cwd())
         paths, why = changed_files(root)
     print(f"jaxwaits review: {_count(len(paths), 'path')} to review ({why})")
-    for path in paths:
-        print(f"  {path}")
+    _untrusted(f"  {_shown(path)}" for path in paths)
     set_output("root", str(root))
     set_output("files", str(len(paths)))
     if not paths:
@@ -141,7 +161,9 @@ def review() -> int:
 
     sarif = jaxwaits("sarif")
     code = sarif.returncode if sarif.returncode in (0, 1, 2) else 2
-    sys.stderr.write(sarif.stderr)  # a usage error (a misspelt --select) says why here
+    # A usage error (a misspelt --select) says why here; on stdout, where the region that holds
+    # it is, since the runner reads stdout and stderr apart
+    _untrusted(sarif.stderr.splitlines())
     sarif_file = ""
     if _is_json(sarif.stdout):
         where = Path(os.environ.get("RUNNER_TEMP") or root) / "jaxwaits-review.sarif"
@@ -150,11 +172,11 @@ def review() -> int:
     set_output("sarif-file", sarif_file)
     set_output("exit-code", str(code))
     if sarif.stdout and not sarif_file:
-        print(sarif.stdout)
+        _untrusted(sarif.stdout.splitlines())
     if sarif_file:
         _show(jaxwaits("github").stdout)  # annotations on the pull request's lines
         if form != "github":
-            _show(jaxwaits(form).stdout)
+            _untrusted(jaxwaits(form).stdout.rstrip().splitlines())
         summary(jaxwaits("markdown").stdout)
     if code == 2:
         print("jaxwaits review: an error (exit 2): see above")
@@ -172,6 +194,21 @@ def toplevel(here: Path) -> Path:
             f"{here} is not a git checkout: run actions/checkout first, or give paths"
         )
     return Path(done.stdout.strip())
+
+
+def _options_only(args: list[str]) -> None:
+    """Refuse a path in args: it would be reviewed beside (or instead of) the changed files."""
+    value_next = False
+    for arg in args:
+        if value_next:
+            value_next = False
+        elif arg in ("-", "--") or not arg.startswith("-"):
+            raise ActionError(
+                f"args takes options only (such as --select JW101), not {_json(arg)}: "
+                "give the paths to review in paths"
+            )
+        else:  # argparse also takes a long option's prefix (--sel)
+            value_next = "=" not in arg and len(arg) > 2 and any(o.startswith(arg) for o in VALUED)
 
 
 def changed_files(root: Path) -> tuple[list[str], str]:
@@ -192,8 +229,10 @@ def changed_files(root: Path) -> tuple[list[str], str]:
         )
     reviewable = [name for name in names if name.endswith(SUFFIXES)]
     present = [name for name in reviewable if (root / name).is_file()]
-    for name in sorted(set(reviewable) - set(present)):
-        print(f"jaxwaits review: {name} is not in the checkout; left out")
+    _untrusted(
+        f"jaxwaits review: {_shown(name)} is not in the checkout; left out"
+        for name in sorted(set(reviewable) - set(present))
+    )
     return present, why
 
 
@@ -205,7 +244,59 @@ def _payload() -> dict:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ActionError(f"the event file {path} cannot be read: {error}") from None
-    return payload if isinstance(payload, dict) else {}
+    if not isinstance(payload, dict):
+        raise ActionError(
+            f"the event file {path} holds {_json(payload)}, not an object: "
+            "give the paths to review in paths"
+        )
+    return payload
+
+
+def _field(payload: dict, *names: str) -> str:
+    """The event's text at ``names`` (``pull_request``, ``base``, ``sha``), empty when it is
+    absent or null; an error naming it when it, or an object on the way to it, is of another
+    type (the event is not one GitHub writes)."""
+    value: object = payload
+    for i, name in enumerate(names):
+        if not isinstance(value, dict):
+            raise _not(names[:i], value, "an object")
+        value = value.get(name)
+        if value is None:
+            return ""
+    if not isinstance(value, str):
+        raise _not(names, value, "a string")
+    return value
+
+
+def _commit(payload: dict, *names: str) -> str:
+    """The event's commit at ``names``: a full object name, never what git could read as an
+    option or a revision's expression."""
+    sha = _field(payload, *names)
+    if sha and not COMMIT.fullmatch(sha):
+        raise _not(names, sha, "a commit's full name (40 or 64 hexadecimal digits)")
+    return sha
+
+
+def _not(names: tuple[str, ...], value: object, what: str) -> ActionError:
+    return ActionError(
+        f"the event's {'.'.join(names)} is {_json(value)}, not {what}: "
+        "give the paths to review in paths"
+    )
+
+
+def _base_ref() -> str:
+    """``GITHUB_BASE_REF``, the pull request's base branch, checked to be a branch's name."""
+    ref = os.environ.get("GITHUB_BASE_REF", "")
+    if ref:
+        checked = subprocess.run(
+            ["git", "check-ref-format", "--branch", ref], capture_output=True, text=True
+        )  # --branch also expands @{-1}: the name must come back as it went
+        if checked.returncode != 0 or checked.stdout.strip() != ref:
+            raise ActionError(
+                f"GITHUB_BASE_REF is {_json(ref)}, not a branch's name: "
+                "give the paths to review in paths"
+            )
+    return ref
 
 
 def _base(root: Path, event: str, payload: dict) -> tuple[str | None, str, bool]:
@@ -214,29 +305,28 @@ def _base(root: Path, event: str, payload: dict) -> tuple[str | None, str, bool]
     have moved on since: compare from where they parted); None (and why, or nothing) when there
     is none."""
     if event in PULL_REQUESTS:
-        pull = payload.get("pull_request") or {}
         parents = _parents(root)
-        head = (pull.get("head") or {}).get("sha", "")
+        head = _field(payload, "pull_request", "head", "sha")
         if len(parents) == 2 and head and parents[1] == head:
             # actions/checkout's merge commit of the pull request into its base: its own change
             # is the pull request's, whatever the base has done since the event
             return _present(root, parents[0]), f"the {event}'s merge commit against its base", False
-        sha = (pull.get("base") or {}).get("sha", "")
+        sha = _commit(payload, "pull_request", "base", "sha")
         if sha:
             return _present(root, sha), f"the {event} against its base {sha[:12]}", True
-        ref = os.environ.get("GITHUB_BASE_REF", "")
+        ref = _base_ref()
         if not ref:
             raise ActionError(f"a {event} event without a base: no base.sha, no GITHUB_BASE_REF")
         if _has_commit(root, f"refs/remotes/origin/{ref}"):
             return _present(root, f"refs/remotes/origin/{ref}"), f"the {event} against {ref}", True
         return _present(root, f"refs/heads/{ref}", local=False), f"the {event} against {ref}", True
     if event == "merge_group":
-        sha = (payload.get("merge_group") or {}).get("base_sha", "")
+        sha = _commit(payload, "merge_group", "base_sha")
         if sha:
             return _present(root, sha), f"the merge group against its base {sha[:12]}", True
     if event == "push":
-        before = payload.get("before", "")
-        if before and before != NO_COMMIT:
+        before = _commit(payload, "before")
+        if before.strip("0"):  # all zeros: the branch is new
             return _present(root, before), f"the push against {before[:12]}", False
         parent = _parent(root)
         if parent is None:
@@ -250,15 +340,23 @@ def _present(root: Path, rev: str, local: bool = True) -> str:
     missing, as it is from actions/checkout's default shallow clone (or, ``local`` false, if it
     names a branch of origin)."""
     if local and _has_commit(root, rev):
-        return _git(root, "rev-parse", f"{rev}^{{commit}}").stdout.strip()
-    fetched = _git(root, "fetch", "--quiet", "--no-tags", "--depth=1", "origin", rev, check=False)
+        return _commit_of(root, rev)
+    fetched = _git(
+        root, "fetch", "--quiet", "--no-tags", "--depth=1", "--", "origin", rev, check=False
+    )
     if fetched.returncode != 0 or not _has_commit(root, "FETCH_HEAD"):
         raise ActionError(
             f"the base {rev} is not in the checkout and cannot be fetched from origin "
             f"({fetched.stderr.strip() or 'no origin'}): use actions/checkout with "
             "fetch-depth: 0, or give paths"
         )
-    return _git(root, "rev-parse", "FETCH_HEAD^{commit}").stdout.strip()
+    return _commit_of(root, "FETCH_HEAD")
+
+
+def _commit_of(root: Path, rev: str) -> str:
+    return _git(
+        root, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}"
+    ).stdout.strip()
 
 
 def _parents(root: Path) -> list[str]:
@@ -270,9 +368,9 @@ def _parents(root: Path) -> list[str]:
 
 def _parent(root: Path) -> str | None:
     if not _has_commit(root, "HEAD^") and _shallow(root):
-        _git(root, "fetch", "--quiet", "--no-tags", "--deepen=1", "origin", check=False)
+        _git(root, "fetch", "--quiet", "--no-tags", "--deepen=1", "--", "origin", check=False)
     if _has_commit(root, "HEAD^"):
-        return _git(root, "rev-parse", "HEAD^").stdout.strip()
+        return _commit_of(root, "HEAD^")
     return None
 
 
@@ -285,8 +383,9 @@ def _range(root: Path, base: str, fork: bool) -> list[str]:
     head = _git(root, "rev-parse", "HEAD").stdout.strip()
     for deeper in ("", *DEEPER):
         if deeper:
-            _git(root, "fetch", "--quiet", "--no-tags", deeper, "origin", base, head, check=False)
-        parted = _git(root, "merge-base", base, head, check=False)
+            fetch = ("fetch", "--quiet", "--no-tags", deeper, "--", "origin")
+            _git(root, *fetch, base, head, check=False)
+        parted = _git(root, "merge-base", "--", base, head, check=False)
         if parted.returncode == 0:
             return [parted.stdout.strip(), head]
         if not _shallow(root):
@@ -296,7 +395,7 @@ def _range(root: Path, base: str, fork: bool) -> list[str]:
 
 
 def _has_commit(root: Path, rev: str) -> bool:
-    return _git(root, "cat-file", "-e", f"{rev}^{{commit}}", check=False).returncode == 0
+    return _git(root, "cat-file", "-e", "--", f"{rev}^{{commit}}", check=False).returncode == 0
 
 
 def _shallow(root: Path) -> bool:
@@ -357,6 +456,29 @@ def _is_json(text: str) -> bool:
 def _show(text: str) -> None:
     if text.strip():
         print(text.rstrip())
+
+
+def _untrusted(lines: Iterable[str]) -> None:
+    """Print what a pull request's files can hold (their names, the report on them) where the
+    runner reads no workflow command: after ``::stop-commands::`` with a token none of it can
+    know, until that token."""
+    lines = list(lines)
+    if lines:
+        token = uuid.uuid4().hex
+        print(f"::stop-commands::{token}")
+        print("\n".join(lines))
+        print(f"::{token}::")
+
+
+def _shown(text: str) -> str:
+    """A name on one line: its control characters (a line break) escaped as Python writes them."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _json(value: object) -> str:
+    """A value for a message: on one line, quoted, and short."""
+    text = json.dumps(value)
+    return text if len(text) <= 200 else f"{text[:197]}..."
 
 
 def _escape(text: str) -> str:
