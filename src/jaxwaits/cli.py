@@ -436,8 +436,9 @@ def parser() -> argparse.ArgumentParser:
         "watch",
         help="run a harness and report the checklist's mistakes it makes as it runs",
         description="Run a harness unchanged and report the mistakes seen while it ran, on "
-        "standard error (or --output). The exit status is the program's when it failed; "
-        "otherwise 1 when a mistake was seen, 0 when none was.",
+        "standard error (or --output). The exit status is the program's when it failed "
+        "(128 + n when signal n killed it); otherwise 1 when a mistake was seen, 0 when none "
+        "was.",
     )
     wat.add_argument(
         "--format", choices=[f.value for f in formats.Format], default="text", help="output"
@@ -482,7 +483,7 @@ def _watch(args: argparse.Namespace) -> int:
     else:
         print(report, file=sys.stderr)
     if watched.returncode:
-        return watched.returncode
+        return watched.exit_status
     return 1 if watched.review.findings else 0
 
 

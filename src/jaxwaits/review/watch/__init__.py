@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 from dataclasses import dataclass, field
 from importlib import resources
@@ -17,6 +18,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.review import formats, suppressions
 from jaxwaits.review.facts import Finding, says
 from jaxwaits.review.regions import DISPATCH, WARM_UP
@@ -38,13 +40,33 @@ UNOBSERVED = (
 
 @dataclass
 class Watched:
-    """One watched run: the program's exit status, what the observer found, what it watched
-    and what it could not."""
+    """One watched run: the program's exit status (negative: the signal that killed it), what
+    the observer found, what it watched and what it could not."""
 
     returncode: int
     review: Review
     observed: list[str] = field(default_factory=list)
     not_observed: list[str] = field(default_factory=list)
+
+    @property
+    def exit_status(self) -> int:
+        """The watch's exit status where the program failed: as a shell gives it, 128 + n for
+        signal n."""
+        return 128 - self.returncode if self.returncode < 0 else self.returncode
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def ended(returncode: int) -> str:
+    """How the program ended, in words."""
+    if returncode < 0:
+        return f"the program was killed by {signal_name(-returncode)}"
+    return f"the program exited with status {returncode}"
 
 
 def watch(command: list[str], rules: set[str]) -> Watched:
@@ -59,7 +81,11 @@ def watch(command: list[str], rules: set[str]) -> Watched:
         if "PYTHONPATH" in env:
             env["JAXWAITS_WATCH_PYTHONPATH"] = env["PYTHONPATH"]
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(boot), os.environ.get("PYTHONPATH")]))
-        returncode = subprocess.run(command, env=env, check=False).returncode
+        try:
+            process = subprocess.Popen(command, env=env)
+        except OSError as error:
+            raise JaxwaitsError(f"watch: cannot start {command[0]}: {error.strerror}") from None
+        returncode = process.wait()
         script = next((Path(word) for word in command if word.endswith(".ipy")), None)
         return judged(read_log(log), rules, returncode, script)
 
@@ -214,19 +240,42 @@ def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> s
     )
 
 
+def outcome(watched: Watched) -> str | None:
+    """What the report says of the run beside its findings: how the program ended where it
+    failed; None otherwise."""
+    return ended(watched.returncode) if watched.returncode else None
+
+
 def report(watched: Watched, form: formats.Format, root: Path) -> str:
-    """The findings in one of review's formats, with what this run could not observe: after
-    the text, as a key of the JSON (the other formats carry findings only)."""
+    """The findings in one of review's formats, with how a failed program ended, and what this
+    run could not observe: after the text, as keys of the JSON (the other formats carry
+    findings, and how it ended)."""
     shown = formats.render(watched.review, form, root)
+    said = outcome(watched)
     if form is formats.Format.TEXT:
         lines = [f"not observed: {what}" for what in watched.not_observed]
-        return "\n".join([shown, *lines])
+        return "\n".join([shown, *filter(None, [said]), *lines])
     if form is formats.Format.JSON:
         data = json.loads(shown)
         data.update(
             program_exit=watched.returncode,
+            program_ended=ended(watched.returncode) if watched.returncode else None,
             observed=watched.observed,
             not_observed=watched.not_observed,
         )
         return json.dumps(data, indent=2)
-    return shown
+    if said is None:
+        return shown
+    if form is formats.Format.SARIF:
+        data = json.loads(shown)
+        invocation = data["runs"][0].setdefault("invocations", [{}])[0]
+        invocation.update(
+            executionSuccessful=False, exitCode=watched.exit_status, exitCodeDescription=said
+        )
+        invocation.setdefault("toolExecutionNotifications", []).append(
+            {"level": "error", "message": {"text": said}}
+        )
+        return json.dumps(data, indent=2)
+    if form is formats.Format.MARKDOWN:
+        return f"{shown.rstrip()}\n\n**{said[0].upper()}{said[1:]}.**\n"
+    return "\n".join(filter(None, [shown, f"::error::{said}"]))
