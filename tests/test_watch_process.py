@@ -1,5 +1,6 @@
-"""`jaxwaits watch` as a process among others: a program that cannot start, fails or is killed is
-said to have. Every run is a small program in a temporary folder."""
+"""`jaxwaits watch` as a process among others: a report it could not write is checked before the
+program starts and printed where writing fails at the end, and a program that cannot start,
+fails or is killed is said to have. Every run is a small program in a temporary folder."""
 
 from __future__ import annotations
 
@@ -26,6 +27,37 @@ def _watch(tmp_path: Path, *words: str) -> subprocess.CompletedProcess[str]:
         text=True,
         check=False,
         timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "why"), [("nosuchdir/r.txt", "No such file or directory"), (".", "Is a directory")]
+)
+def test_an_unwritable_output_is_found_before_the_program_starts(
+    tmp_path: Path, output: str, why: str
+) -> None:
+    (tmp_path / "prog.py").write_text("open('ran', 'w')\n")
+    done = _watch(tmp_path, "--output", output, "prog.py")
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"jaxwaits: watch: --output {output}: cannot write the report there ({why}); name a "
+        "writable file in a folder that exists (the program was not started)\n",
+    )
+    assert not (tmp_path / "ran").exists()
+    assert not (tmp_path / "nosuchdir").exists()
+
+
+def test_a_report_that_cannot_be_written_at_the_end_is_printed(tmp_path: Path) -> None:
+    """The program takes away the folder the report was to go to."""
+    (tmp_path / "out").mkdir()
+    (tmp_path / "prog.py").write_text("import shutil\nshutil.rmtree('out')\n")
+    done = _watch(tmp_path, "--output", "out/r.txt", "prog.py")
+    assert done.returncode == 2
+    *report, last = done.stderr.splitlines()
+    assert "0 findings in 0 files" in report
+    assert last == (
+        "jaxwaits: watch: --output out/r.txt: cannot write the report there (No such file or "
+        "directory); it is printed above instead"
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -469,22 +470,57 @@ def _watched_program(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    """Run a harness under observation; the report goes to stderr or --output."""
+    """Run a harness under observation; the report goes to stderr or --output (checked before
+    the program starts)."""
     program = args.program[1:] if args.program[:1] == ["--"] else args.program
     if not program:
         raise JaxwaitsError("watch: name the program: script.py ARGS, -m module ARGS or -- CMD")
     if program[0] == "-m" or program[0].endswith(".py"):
         program = [sys.executable, *program]
+    if args.output:
+        _writable(args.output)
     rules = (args.select or review.selected_rules(Path.cwd())) - (args.ignore or set())
     watched = watch.watch(program, rules)
     report = watch.report(watched, formats.Format(args.format), Path.cwd())
-    if args.output:
-        args.output.write_text(report + "\n", encoding="utf-8")
-    else:
-        print(report, file=sys.stderr)
+    if not _put_report(report, args.output):
+        return 2
     if watched.returncode:
         return watched.exit_status
     return 1 if watched.review.findings else 0
+
+
+def _writable(path: Path) -> None:
+    """Fail before the program runs where its report could not be written to ``path``;
+    leave no file that was not there."""
+    existed = os.path.lexists(path)
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise JaxwaitsError(
+            f"watch: --output {path}: cannot write the report there ({error.strerror}); name a "
+            "writable file in a folder that exists (the program was not started)"
+        ) from None
+    if not existed:
+        path.unlink()
+
+
+def _put_report(report: str, output: Path | None) -> bool:
+    """Write the report to ``output`` or stderr; where ``output`` fails, to stderr, saying why."""
+    if output is not None:
+        try:
+            output.write_text(report + "\n", encoding="utf-8")
+            return True
+        except OSError as error:
+            print(report, file=sys.stderr)
+            print(
+                f"jaxwaits: watch: --output {output}: cannot write the report there "
+                f"({error.strerror}); it is printed above instead",
+                file=sys.stderr,
+            )
+            return False
+    print(report, file=sys.stderr)
+    return True
 
 
 def _review(args: argparse.Namespace) -> int:
