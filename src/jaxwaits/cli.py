@@ -439,7 +439,8 @@ def parser() -> argparse.ArgumentParser:
         description="Run a harness unchanged and report the mistakes seen while it ran, on "
         "standard error (or --output). The exit status is the program's when it failed "
         "(128 + n when signal n killed it); otherwise 1 when a mistake was seen, 0 when none "
-        "was.",
+        "was. A SIGTERM, SIGHUP or Ctrl-C stops the program too; the exit status is then the "
+        "signal's (128 + n).",
     )
     wat.add_argument(
         "--format", choices=[f.value for f in formats.Format], default="text", help="output"
@@ -471,7 +472,8 @@ def _watched_program(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def _watch(args: argparse.Namespace) -> int:
     """Run a harness under observation; the report goes to stderr or --output (checked before
-    the program starts)."""
+    the program starts). A watch stopped by a signal says so in one line, after the partial
+    report of what it saw until then (none where it saw nothing), and exits as the signal's."""
     program = args.program[1:] if args.program[:1] == ["--"] else args.program
     if not program:
         raise JaxwaitsError("watch: name the program: script.py ARGS, -m module ARGS or -- CMD")
@@ -481,12 +483,28 @@ def _watch(args: argparse.Namespace) -> int:
         _writable(args.output)
     rules = (args.select or review.selected_rules(Path.cwd())) - (args.ignore or set())
     watched = watch.watch(program, rules)
-    report = watch.report(watched, formats.Format(args.format), Path.cwd())
-    if not _put_report(report, args.output):
+    found = len(watched.review.findings)
+    written = True
+    if watched.stopped is None or found:
+        report = watch.report(watched, formats.Format(args.format), Path.cwd())
+        written = _put_report(report, args.output)
+    if watched.stopped is not None:
+        seen = "no mistake was seen until then"
+        if found:
+            where = f"in {args.output}" if args.output and written else "above"
+            counted = f"{found} finding{'s' if found > 1 else ''}"
+            seen = f"what it saw until then ({counted}) is in the partial report {where}"
+        stopped = (
+            f"jaxwaits: watch: stopped by {watch.signal_name(watched.stopped)}, and the program "
+            f"with it ({watch.ended(watched.returncode)}); {seen}"
+        )
+        print(stopped, file=sys.stderr)
+        return watched.exit_status
+    if not written:
         return 2
     if watched.returncode:
         return watched.exit_status
-    return 1 if watched.review.findings else 0
+    return 1 if found else 0
 
 
 def _writable(path: Path) -> None:
