@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -436,8 +437,10 @@ def parser() -> argparse.ArgumentParser:
         "watch",
         help="run a harness and report the checklist's mistakes it makes as it runs",
         description="Run a harness unchanged and report the mistakes seen while it ran, on "
-        "standard error (or --output). The exit status is the program's when it failed; "
-        "otherwise 1 when a mistake was seen, 0 when none was.",
+        "standard error (or --output). The exit status is the program's when it failed "
+        "(128 + n when signal n killed it); otherwise 1 when a mistake was seen, 0 when none "
+        "was. A SIGTERM, SIGHUP or Ctrl-C stops the program too; the exit status is then the "
+        "signal's (128 + n).",
     )
     wat.add_argument(
         "--format", choices=[f.value for f in formats.Format], default="text", help="output"
@@ -468,22 +471,74 @@ def _watched_program(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    """Run a harness under observation; the report goes to stderr or --output."""
+    """Run a harness under observation; the report goes to stderr or --output (checked before
+    the program starts). A watch stopped by a signal says so in one line, after the partial
+    report of what it saw until then (none where it saw nothing), and exits as the signal's."""
     program = args.program[1:] if args.program[:1] == ["--"] else args.program
     if not program:
         raise JaxwaitsError("watch: name the program: script.py ARGS, -m module ARGS or -- CMD")
     if program[0] == "-m" or program[0].endswith(".py"):
         program = [sys.executable, *program]
+    if args.output:
+        _writable(args.output)
     rules = (args.select or review.selected_rules(Path.cwd())) - (args.ignore or set())
     watched = watch.watch(program, rules)
-    report = watch.report(watched, formats.Format(args.format), Path.cwd())
-    if args.output:
-        args.output.write_text(report + "\n", encoding="utf-8")
-    else:
-        print(report, file=sys.stderr)
+    found = len(watched.review.findings)
+    written = True
+    if watched.stopped is None or found:
+        report = watch.report(watched, formats.Format(args.format), Path.cwd())
+        written = _put_report(report, args.output)
+    if watched.stopped is not None:
+        seen = "no mistake was seen until then"
+        if found:
+            where = f"in {args.output}" if args.output and written else "above"
+            counted = f"{found} finding{'s' if found > 1 else ''}"
+            seen = f"what it saw until then ({counted}) is in the partial report {where}"
+        stopped = (
+            f"jaxwaits: watch: stopped by {watch.signal_name(watched.stopped)}, and the program "
+            f"with it ({watch.ended(watched.returncode)}); {seen}"
+        )
+        print(stopped, file=sys.stderr)
+        return watched.exit_status
+    if not written:
+        return 2
     if watched.returncode:
-        return watched.returncode
-    return 1 if watched.review.findings else 0
+        return watched.exit_status
+    return 1 if found else 0
+
+
+def _writable(path: Path) -> None:
+    """Fail before the program runs where its report could not be written to ``path``;
+    leave no file that was not there."""
+    existed = os.path.lexists(path)
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise JaxwaitsError(
+            f"watch: --output {path}: cannot write the report there ({error.strerror}); name a "
+            "writable file in a folder that exists (the program was not started)"
+        ) from None
+    if not existed:
+        path.unlink()
+
+
+def _put_report(report: str, output: Path | None) -> bool:
+    """Write the report to ``output`` or stderr; where ``output`` fails, to stderr, saying why."""
+    if output is not None:
+        try:
+            output.write_text(report + "\n", encoding="utf-8")
+            return True
+        except OSError as error:
+            print(report, file=sys.stderr)
+            print(
+                f"jaxwaits: watch: --output {output}: cannot write the report there "
+                f"({error.strerror}); it is printed above instead",
+                file=sys.stderr,
+            )
+            return False
+    print(report, file=sys.stderr)
+    return True
 
 
 def _review(args: argparse.Namespace) -> int:

@@ -3,20 +3,28 @@ line, and reports the checklist's mistakes it saw happen, at the program line wh
 with the same rules, formats and suppression comments as ``jaxwaits review``.
 
 The program runs in a child process with its own standard streams and exit status; what the
-observer saw comes back as JSON lines in a scratch folder that is removed afterwards.
+observer saw comes back as JSON lines in a scratch folder that is removed afterwards. The program
+stays in the watch's process group, so that the terminal's Ctrl-C and job control reach it as they
+would without the watch; a SIGTERM or SIGHUP sent to the watch alone is passed on to it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from tempfile import TemporaryDirectory
+from types import FrameType
 from typing import Any
 
+from jaxwaits.errors import JaxwaitsError
 from jaxwaits.review import formats, suppressions
 from jaxwaits.review.facts import Finding, says
 from jaxwaits.review.regions import DISPATCH, WARM_UP
@@ -35,21 +43,106 @@ UNOBSERVED = (
     "callback's own code does not name",
 )
 
+GRACE = 5.0  # seconds a stopped program has to end before it is killed
+
 
 @dataclass
 class Watched:
-    """One watched run: the program's exit status, what the observer found, what it watched
-    and what it could not."""
+    """One watched run: the program's exit status (negative: the signal that killed it), what
+    the observer found, what it watched and what it could not; and the signal that stopped
+    the watch, and the program with it, before the program ended on its own (its report is
+    partial)."""
 
     returncode: int
     review: Review
     observed: list[str] = field(default_factory=list)
     not_observed: list[str] = field(default_factory=list)
+    stopped: int | None = None
+
+    @property
+    def exit_status(self) -> int:
+        """The watch's exit status where the program failed or the watch was stopped: as a
+        shell gives it, 128 + n for signal n."""
+        if self.stopped is not None:
+            return 128 + self.stopped
+        return 128 - self.returncode if self.returncode < 0 else self.returncode
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def ended(returncode: int) -> str:
+    """How the program ended, in words."""
+    if returncode < 0:
+        return f"the program was killed by {signal_name(-returncode)}"
+    return f"the program exited with status {returncode}"
+
+
+class _Stop:
+    """The watch's handler of SIGTERM, SIGHUP and SIGINT while the program runs: the first
+    passes SIGTERM or SIGHUP on to the program (the terminal sent Ctrl-C's SIGINT to it
+    already), gives it :data:`GRACE` seconds to end, then kills it; a second kills it at once."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._timer: threading.Timer | None = None
+
+    def __call__(self, number: int, _frame: FrameType | None) -> None:
+        if self.signal is not None:
+            self._kill()
+            return
+        self.signal = number
+        self._stop()
+
+    def wait(self, process: subprocess.Popen[bytes]) -> int:
+        """The program's exit status, once it ended or was stopped."""
+        self._process = process
+        self._stop()
+        returncode = process.wait()
+        if self._timer is not None:
+            self._timer.cancel()
+        return returncode
+
+    def _stop(self) -> None:
+        if self._process is None or self.signal is None or self._timer is not None:
+            return
+        if self.signal != signal.SIGINT:
+            self._process.send_signal(self.signal)
+        self._timer = threading.Timer(GRACE, self._kill)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+
+
+@contextmanager
+def _stopping() -> Iterator[_Stop]:
+    """A :class:`_Stop` handling the signals that stop a run from outside, but those this
+    process ignores (``nohup``, a background job's Ctrl-C), where it can (the main thread)."""
+    stop = _Stop()
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, stop)
+    try:
+        yield stop
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def watch(command: list[str], rules: set[str]) -> Watched:
-    """Run ``command`` under observation and judge what it did."""
-    with TemporaryDirectory(prefix="jaxwaits-watch-") as scratch:
+    """Run ``command`` under observation and judge what it did; a SIGTERM, SIGHUP or Ctrl-C
+    meanwhile stops the program too, and is said in the (partial) result."""
+    with _stopping() as stop, TemporaryDirectory(prefix="jaxwaits-watch-") as scratch:
         boot = Path(scratch, "boot")
         boot.mkdir()
         observer = resources.files(__package__).joinpath("observer.py").read_text("utf-8")
@@ -59,9 +152,15 @@ def watch(command: list[str], rules: set[str]) -> Watched:
         if "PYTHONPATH" in env:
             env["JAXWAITS_WATCH_PYTHONPATH"] = env["PYTHONPATH"]
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(boot), os.environ.get("PYTHONPATH")]))
-        returncode = subprocess.run(command, env=env, check=False).returncode
+        try:
+            process = subprocess.Popen(command, env=env)
+        except OSError as error:
+            raise JaxwaitsError(f"watch: cannot start {command[0]}: {error.strerror}") from None
+        returncode = stop.wait(process)
         script = next((Path(word) for word in command if word.endswith(".ipy")), None)
-        return judged(read_log(log), rules, returncode, script)
+        watched = judged(read_log(log), rules, returncode, script)
+        watched.stopped = stop.signal
+        return watched
 
 
 def judged(
@@ -214,19 +313,49 @@ def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> s
     )
 
 
+def outcome(watched: Watched) -> str | None:
+    """What the report says of the run beside its findings: how the program ended where it
+    failed, and that the report is partial where the watch was stopped; None otherwise."""
+    if watched.stopped is not None:
+        return (
+            f"partial report: the watch was stopped by {signal_name(watched.stopped)}, and "
+            f"stopped the program: {ended(watched.returncode)}"
+        )
+    return ended(watched.returncode) if watched.returncode else None
+
+
 def report(watched: Watched, form: formats.Format, root: Path) -> str:
-    """The findings in one of review's formats, with what this run could not observe: after
-    the text, as a key of the JSON (the other formats carry findings only)."""
+    """The findings in one of review's formats, with how a failed program ended (and that the
+    report is partial, where the watch was stopped), and what this run could not observe: after
+    the text, as keys of the JSON (the other formats carry findings, and how it ended)."""
     shown = formats.render(watched.review, form, root)
+    said = outcome(watched)
     if form is formats.Format.TEXT:
         lines = [f"not observed: {what}" for what in watched.not_observed]
-        return "\n".join([shown, *lines])
+        return "\n".join([shown, *filter(None, [said]), *lines])
     if form is formats.Format.JSON:
         data = json.loads(shown)
         data.update(
             program_exit=watched.returncode,
+            program_ended=ended(watched.returncode) if watched.returncode else None,
+            partial=watched.stopped is not None,
+            stopped_by=None if watched.stopped is None else signal_name(watched.stopped),
             observed=watched.observed,
             not_observed=watched.not_observed,
         )
         return json.dumps(data, indent=2)
-    return shown
+    if said is None:
+        return shown
+    if form is formats.Format.SARIF:
+        data = json.loads(shown)
+        invocation = data["runs"][0].setdefault("invocations", [{}])[0]
+        invocation.update(
+            executionSuccessful=False, exitCode=watched.exit_status, exitCodeDescription=said
+        )
+        invocation.setdefault("toolExecutionNotifications", []).append(
+            {"level": "error", "message": {"text": said}}
+        )
+        return json.dumps(data, indent=2)
+    if form is formats.Format.MARKDOWN:
+        return f"{shown.rstrip()}\n\n**{said[0].upper()}{said[1:]}.**\n"
+    return "\n".join(filter(None, [shown, f"::error::{said}"]))
