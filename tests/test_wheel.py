@@ -4,6 +4,7 @@ checkout, prints what the checkout prints (from the claims index it carries)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -35,12 +36,13 @@ class Installed:
     env: Path
     elsewhere: Path
     wheels: tuple[Path, Path]  # built from the sdist (the one installed); straight from the copy
+    checkout: Path  # the copy they were built from
 
-    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
         outside = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONHOME"}}
         return subprocess.run(
             [str(self.env / "bin" / args[0]), *args[1:]],
-            cwd=self.elsewhere,
+            cwd=cwd or self.elsewhere,
             env=outside,
             capture_output=True,
             text=True,
@@ -78,7 +80,7 @@ def installed(
     _uv("venv", "--quiet", "--python", sys.executable, base / "env")
     _uv("pip", "install", "--quiet", "--python", base / "env" / "bin" / "python", wheel)
     (base / "elsewhere").mkdir()
-    return Installed(base / "env", base / "elsewhere", (wheel, direct))
+    return Installed(base / "env", base / "elsewhere", (wheel, direct), source)
 
 
 def _in_checkout(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> str:
@@ -139,3 +141,33 @@ def test_cite_from_the_wheel_names_an_unknown_claim(installed: Installed) -> Non
     assert cited.returncode == 2
     assert cited.stdout == ""
     assert "no claim 'no-such-claim'" in cited.stderr
+
+
+WHERE = "from importlib import resources; print(resources.files('jaxwaits.chain') / 'claims.json')"
+
+
+def test_a_damaged_index_in_the_installed_package_is_named_with_its_fix(
+    installed: Installed, registry: Registry
+) -> None:
+    """Issue 37, points 4 and 11: a statement that is an object was cited as a link; a file cut
+    short was named without its file or fix, one not UTF-8 was a traceback."""
+    index = Path(installed.run("python", "-c", WHERE).stdout.strip())
+    whole = index.read_bytes()
+    claim_id = sorted(registry.claims)[0]
+    statement = json.dumps(registry.claims[claim_id].statement, ensure_ascii=False).encode()
+    try:
+        for content, says in (
+            (whole.replace(statement, b'{"text": "x"}', 1), f"claim {claim_id!r}: statement must"),
+            (whole[: len(whole) // 2], "line"),
+            (b"{\xff" + whole[1:], "byte 1 is not UTF-8"),
+        ):
+            index.write_bytes(content)
+            cited = installed.run("jaxwaits", "cite", claim_id)
+            assert (cited.returncode, cited.stdout) == (2, ""), cited.stderr
+            (line,) = cited.stderr.splitlines()
+            assert line.startswith(f"jaxwaits: {index}: the packaged claims index cannot be read")
+            assert says in line and line.endswith(
+                "; reinstall jaxwaits (pip install --force-reinstall jaxwaits)"
+            )
+    finally:
+        index.write_bytes(whole)
