@@ -143,6 +143,25 @@ def test_cite_from_the_wheel_names_an_unknown_claim(installed: Installed) -> Non
     assert "no claim 'no-such-claim'" in cited.stderr
 
 
+def test_claims_in_a_checkout_without_jax_says_the_pieces_were_not_checked(
+    installed: Installed, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """Issue 37, point 12: the claims, then a traceback from the drift check (no JAX to check
+    the vendored pieces against) and exit 1, as if a check had failed."""
+    listed = installed.run("jaxwaits", "claims", cwd=installed.checkout)
+    assert listed.stdout == _in_checkout(monkeypatch, capsys, "claims")  # every claim
+    (said,) = listed.stderr.splitlines()
+    assert said.startswith(
+        "jaxwaits: the vendored pieces in annotated_src/ were not checked against JAX: "
+        f"{installed.env}/bin/"
+    ), said
+    assert said.endswith(
+        " has no jax package: install JAX there (pip install -e '.[jax]' in the checkout), or "
+        "check with an interpreter that has it: python -m jaxwaits drift --python PATH"
+    ), said
+    assert listed.returncode == 2  # not known to hold, and not known to fail
+
+
 WHERE = "from importlib import resources; print(resources.files('jaxwaits.chain') / 'claims.json')"
 
 
