@@ -57,14 +57,17 @@ def _run(project: Project, args: argparse.Namespace) -> int:
 def _record_on(
     project: Project, names: list[str], python: str, known: bool, jobs: int | None
 ) -> int:
-    platform, lines, ok = record.record_on(
-        load_snippets(project.snippets, names),
-        python,
-        project.pinned_jax(),
-        known=known,
-        backs=facts.registry(project).backs(),
-        jobs=jobs,
-    )
+    with record.holding(project.root):
+        for line in record.remove_left_behind(project.snippets):
+            print(line)
+        platform, lines, ok = record.record_on(
+            load_snippets(project.snippets, names),
+            python,
+            project.pinned_jax(),
+            known=known,
+            backs=facts.registry(project).backs(),
+            jobs=jobs,
+        )
     print(f"recorded on {platform.describe()}")
     print("\n".join(lines))
     return 0 if ok else 1
