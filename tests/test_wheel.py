@@ -4,6 +4,7 @@ checkout, prints what the checkout prints (from the claims index it carries)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -35,12 +36,13 @@ class Installed:
     env: Path
     elsewhere: Path
     wheels: tuple[Path, Path]  # built from the sdist (the one installed); straight from the copy
+    checkout: Path  # the copy they were built from
 
-    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
         outside = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONHOME"}}
         return subprocess.run(
             [str(self.env / "bin" / args[0]), *args[1:]],
-            cwd=self.elsewhere,
+            cwd=cwd or self.elsewhere,
             env=outside,
             capture_output=True,
             text=True,
@@ -78,7 +80,7 @@ def installed(
     _uv("venv", "--quiet", "--python", sys.executable, base / "env")
     _uv("pip", "install", "--quiet", "--python", base / "env" / "bin" / "python", wheel)
     (base / "elsewhere").mkdir()
-    return Installed(base / "env", base / "elsewhere", (wheel, direct))
+    return Installed(base / "env", base / "elsewhere", (wheel, direct), source)
 
 
 def _in_checkout(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> str:
@@ -139,3 +141,52 @@ def test_cite_from_the_wheel_names_an_unknown_claim(installed: Installed) -> Non
     assert cited.returncode == 2
     assert cited.stdout == ""
     assert "no claim 'no-such-claim'" in cited.stderr
+
+
+def test_claims_in_a_checkout_without_jax_says_the_pieces_were_not_checked(
+    installed: Installed, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """Issue 37, point 12: the claims, then a traceback from the drift check (no JAX to check
+    the vendored pieces against) and exit 1, as if a check had failed."""
+    listed = installed.run("jaxwaits", "claims", cwd=installed.checkout)
+    assert listed.stdout == _in_checkout(monkeypatch, capsys, "claims")  # every claim
+    (said,) = listed.stderr.splitlines()
+    assert said.startswith(
+        "jaxwaits: the vendored pieces in annotated_src/ were not checked against JAX: "
+        f"{installed.env}/bin/"
+    ), said
+    assert said.endswith(
+        " has no jax package: install JAX there (pip install -e '.[jax]' in the checkout), or "
+        "check with an interpreter that has it: python -m jaxwaits drift --python PATH"
+    ), said
+    assert listed.returncode == 2  # not known to hold, and not known to fail
+
+
+WHERE = "from importlib import resources; print(resources.files('jaxwaits.chain') / 'claims.json')"
+
+
+def test_a_damaged_index_in_the_installed_package_is_named_with_its_fix(
+    installed: Installed, registry: Registry
+) -> None:
+    """Issue 37, points 4 and 11: a statement that is an object was cited as a link; a file cut
+    short was named without its file or fix, one not UTF-8 was a traceback."""
+    index = Path(installed.run("python", "-c", WHERE).stdout.strip())
+    whole = index.read_bytes()
+    claim_id = sorted(registry.claims)[0]
+    statement = json.dumps(registry.claims[claim_id].statement, ensure_ascii=False).encode()
+    try:
+        for content, says in (
+            (whole.replace(statement, b'{"text": "x"}', 1), f"claim {claim_id!r}: statement must"),
+            (whole[: len(whole) // 2], "line"),
+            (b"{\xff" + whole[1:], "byte 1 is not UTF-8"),
+        ):
+            index.write_bytes(content)
+            cited = installed.run("jaxwaits", "cite", claim_id)
+            assert (cited.returncode, cited.stdout) == (2, ""), cited.stderr
+            (line,) = cited.stderr.splitlines()
+            assert line.startswith(f"jaxwaits: {index}: the packaged claims index cannot be read")
+            assert says in line and line.endswith(
+                "; reinstall jaxwaits (pip install --force-reinstall jaxwaits)"
+            )
+    finally:
+        index.write_bytes(whole)

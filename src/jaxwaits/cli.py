@@ -58,14 +58,17 @@ def _run(project: Project, args: argparse.Namespace) -> int:
 def _record_on(
     project: Project, names: list[str], python: str, known: bool, jobs: int | None
 ) -> int:
-    platform, lines, ok = record.record_on(
-        load_snippets(project.snippets, names),
-        python,
-        project.pinned_jax(),
-        known=known,
-        backs=facts.registry(project).backs(),
-        jobs=jobs,
-    )
+    with record.holding(project.root):
+        for line in record.remove_left_behind(project.snippets):
+            print(line)
+        platform, lines, ok = record.record_on(
+            load_snippets(project.snippets, names),
+            python,
+            project.pinned_jax(),
+            known=known,
+            backs=facts.registry(project).backs(),
+            jobs=jobs,
+        )
     print(f"recorded on {platform.describe()}")
     print("\n".join(lines))
     return 0 if ok else 1
@@ -106,16 +109,29 @@ def _index() -> tuple[packaged.Index, facts.Facts | None]:
 
 def _claims(args: argparse.Namespace) -> int:
     """Every claim, then every problem the facts show: the same list the build reports, less
-    what only a build can know (outside a checkout, the claims alone)."""
+    what only a build can know (outside a checkout, the claims alone). Where this Python has no
+    JAX to check the vendored pieces against, it says so and exits 2."""
     index, found = _index()
     for claim in sorted(index.registry.claims.values(), key=lambda c: c.id):
         print(f"{claim.id}: {claim.statement}")
     if found is None:
         return 0
+    python: str | None = sys.executable
+    unchecked = ""
+    if found.project.annotated_src.is_dir():
+        try:
+            drift.installed(sys.executable)
+        except drift.NoJax as missing:
+            python = None  # every other link is still checked, and this one is said unchecked
+            folder = found.project.relative(found.project.annotated_src)
+            unchecked = f"the vendored pieces in {folder}/ were not checked against JAX: {missing}"
     with children_die_with_us():
-        problems = [*chain_problems.links(found), *chain_problems.judged(found, sys.executable)]
+        problems = [*chain_problems.links(found), *chain_problems.judged(found, python)]
     for problem in problems:
         print(problem, file=sys.stderr)
+    if unchecked:  # the chain is not known to hold: an error, not "all is well"
+        print(f"jaxwaits: {unchecked}", file=sys.stderr)
+        return 2
     return 1 if problems else 0
 
 
@@ -329,7 +345,8 @@ def parser() -> argparse.ArgumentParser:
         "claims",
         help="list the claims, and any broken link in the chain",
         description="List the claims, and any broken link in the chain (checked in a checkout "
-        f"only). {packaged_too}",
+        "only; the vendored pieces against this Python's JAX: without one it says they were not "
+        f"checked, and exits 2). {packaged_too}",
     )
     lst.set_defaults(handler=_claims, needs_project=False)
 

@@ -4,6 +4,7 @@ generate) all or nothing, and only inside the folder they belong in."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
 from pathlib import Path
@@ -15,6 +16,9 @@ from jaxwaits.errors import JaxwaitsError
 _OURS: dict[str, tuple[int, int, int] | None] = {}
 _TEMPORARY: set[str] = set()  # the temporary files this process wrote through, each name new
 _LOCK = threading.Lock()
+# write_atomic's temporary file beside ``NAME``: ``.NAME.`` and mkstemp's eight characters, then
+# ``.tmp`` (.gitignore ignores these: one a killed writer left is no change to commit).
+TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:
@@ -72,6 +76,12 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def left_behind(folder: Path) -> list[Path]:
+    """The temporary files of :func:`write_atomic` in ``folder``: each one a writer was killed
+    before its rename left, where no writer is at work in ``folder``."""
+    return sorted(path for path in folder.glob(".*.tmp") if TEMPORARY.fullmatch(path.name))
 
 
 def inside(folder: Path, name: str) -> Path:

@@ -6,6 +6,7 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 from jaxwaits.chain import verdicts
 from jaxwaits.chain.facts import Facts
@@ -60,7 +61,42 @@ def link(
     limits = claim.scope.limits()
     if limits:
         verified = f"limited to {', '.join(limits)}; {verified}"
-    return f"[`{claim.id}`: {claim.statement} ({verified})]({target})"
+    text = f"{_shown(claim.statement)} ({_shown(verified)})"
+    return f"[`{claim.id}`: {text}]({quote(target, safe=URL_SAFE)})"
+
+
+URL_SAFE = ":/?#@!$&'*+,;=%~"  # kept in a link's target; a space, ( ) < > ` [ ] are %-escaped
+# A line break or another control character: shown as a space, so a link stays on its line.
+BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+# In a statement's Markdown: an escaped character, a run of backticks, or what could end or open
+# a link in a link's text ([ ] and <, which starts an autolink or raw HTML).
+MARKUP = re.compile(r"\\[!-/:-@\[-`{-~]|`+|[\[\]<]")
+
+
+def _shown(markdown: str) -> str:
+    """A statement's Markdown, made safe inside a link's text on one line: its code spans (where
+    nothing makes a link) and its escapes as they are; a bracket, a ``<`` and a backtick that
+    opens no code span escaped, so that none can end the link, open another or swallow it."""
+    text = BREAKS.sub(" ", markdown)
+    shown = []
+    at = 0
+    while found := MARKUP.search(text, at):
+        shown.append(text[at : found.start()])
+        mark, at = found.group(), found.end()
+        if mark.startswith("\\"):
+            shown.append(mark)
+        elif mark.startswith("`"):
+            close = next(
+                (m for m in re.finditer("`+", text[at:]) if len(m.group()) == len(mark)), None
+            )
+            if close is None:
+                shown.append("\\`" * len(mark))
+            else:
+                shown.append(text[found.start() : at + close.end()])
+                at += close.end()
+        else:
+            shown.append("\\" + mark)
+    return "".join([*shown, text[at:]])
 
 
 def _words(text: str) -> list[str]:

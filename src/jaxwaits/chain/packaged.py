@@ -8,21 +8,34 @@ wheel and compares what each prints."""
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from jaxwaits import files
 from jaxwaits.chain import facts, verdicts
 from jaxwaits.chain.verdicts import ClaimVerdict, Elsewhere, Verdict
-from jaxwaits.claims.registry import Claim, Registry
+from jaxwaits.claims import scope
+from jaxwaits.claims.registry import ID, Claim, Registry
 from jaxwaits.claims.scope import Scope
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.project import Project
 
 FILE = "claims.json"  # beside this module in the wheel
 FORMAT = 2  # what a reader of the file expects; the writer and the reader are one release
+REINSTALL = "reinstall jaxwaits (pip install --force-reinstall jaxwaits)"
+# What a field may hold, read from a file that may have been damaged or tampered with: text
+# printed on a line of its own or into a Markdown link must not end the line; releases, devices
+# and the site's URLs are plain words (no Markdown, no space in a URL), the URLs https:// ones.
+ONE_LINE = re.compile(r"[^\x00-\x1f\x7f\x85\u2028\u2029]*")
+RELEASE = re.compile(r"[0-9]+(?:\.[0-9A-Za-z]+)*")
+DEVICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._-]*")
+URL = re.compile(r"https://[A-Za-z0-9.-]+(?:/[A-Za-z0-9._~-]+)*/")
+AXES = {axis.name: axis for axis in scope.AXES}
 
 
 @dataclass(frozen=True)
@@ -95,64 +108,166 @@ def dumps(index: Index) -> str:
     return json.dumps(top, ensure_ascii=False, indent=1) + "\n"
 
 
-def loads(text: str) -> Index:
-    """The index in ``text``; an error if it is not one this release writes."""
+def loads(text: str, where: str = FILE) -> Index:
+    """The index in ``text`` (read from ``where``); an error naming what is wrong, and that a
+    reinstall mends it, if it is not one this release writes."""
     try:
-        top = json.loads(text)
-        if top["format"] != FORMAT:
-            raise ValueError(f"format {top['format']!r}, not {FORMAT}")
-        releases = [str(release) for release in top["releases"]]
-        claims = {key: _claim(key, value) for key, value in top["claims"].items()}
-        found = {
-            key: _verdicts(releases, value["verdicts"]) for key, value in top["claims"].items()
-        }
-        others = {key: _elsewhere(value["elsewhere"]) for key, value in top["claims"].items()}
-        return Index(
-            str(top["version"]),
-            str(top["site-url"]),
-            str(top["release-url"]),
-            Registry(claims, (), (), ()),
-            releases,
-            found,
-            others,
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise JaxwaitsError(f"the packaged claims index cannot be read: {error!r}") from None
+        return _index(json.loads(text))
+    except (ValueError, RecursionError) as error:  # not JSON, or not the index (_Invalid)
+        raise JaxwaitsError(
+            f"{where}: the packaged claims index cannot be read: {error}; {REINSTALL}"
+        ) from None
 
 
-def _claim(claim_id: str, value: dict[str, Any]) -> Claim:
+class _Invalid(ValueError):
+    """A field of the index that is not what this release writes."""
+
+
+# What each JSON value is, in words (bool before int: true is no number here).
+KINDS = {
+    dict: "an object",
+    list: "a list",
+    str: "a string",
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    type(None): "null",
+}
+
+
+def _field(value: dict[str, Any], key: str, where: str) -> Any:
+    if key not in value:
+        raise _Invalid(f"{where}{key} is missing")
+    return value[key]
+
+
+def _of(value: object, kind: type, where: str) -> Any:
+    if type(value) is not kind:
+        raise _Invalid(f"{where} must be {KINDS[kind]}, not {KINDS[type(value)]}")
+    return value
+
+
+def _matching(value: object, pattern: re.Pattern[str], what: str, where: str) -> str:
+    text = _of(value, str, where)
+    if not pattern.fullmatch(text):
+        raise _Invalid(f"{where} must be {what}, not {text[:80]!r}")
+    return text
+
+
+def _line(value: object, where: str) -> str:
+    return _matching(value, ONE_LINE, "one line of text", where)
+
+
+def _release(value: object, where: str) -> str:
+    return _matching(value, RELEASE, "a release (0.4.30)", where)
+
+
+def _optional_release(value: object, where: str) -> str | None:
+    return None if value is None else _release(value, where)
+
+
+def _url(value: object, where: str) -> str:
+    return _matching(value, URL, "an https:// URL of plain characters ending in /", where)
+
+
+def _list(value: object, where: str, each: Callable[[object, str], Any]) -> list[Any]:
+    return [each(item, f"{where}[{i}]") for i, item in enumerate(_of(value, list, where))]
+
+
+def _row(value: object, size: int, where: str) -> list[str]:
+    row = _list(value, where, _line)
+    if len(row) != size:
+        raise _Invalid(f"{where} must hold {size} strings, not {len(row)}")
+    return row
+
+
+def _id(value: object, where: str) -> str:
+    return _matching(value, ID, "a kebab-case claim ID", where)
+
+
+def _index(top: object) -> Index:
+    top = _of(top, dict, "the file")
+    if _field(top, "format", "") != FORMAT:
+        raise _Invalid(f"format is {top['format']!r:.40}, not {FORMAT}: another release wrote it")
+    site = _url(_field(top, "site-url", ""), "site-url")
+    release = _url(_field(top, "release-url", ""), "release-url")
+    if urlsplit(release).netloc != urlsplit(site).netloc:
+        raise _Invalid(f"release-url {release!r} is not on the site {site!r}")
+    releases = _list(_field(top, "releases", ""), "releases", _release)
+    claims: dict[str, Claim] = {}
+    found: dict[str, dict[str, ClaimVerdict]] = {}
+    others: dict[str, list[Elsewhere]] = {}
+    for key, value in _of(_field(top, "claims", ""), dict, "claims").items():
+        claim_id = _id(key, "a key of claims")
+        where = f"claim {claim_id!r}: "
+        value = _of(value, dict, f"{where}its entry")
+        claims[claim_id] = _claim(claim_id, value, where)
+        found[claim_id] = _verdicts(releases, _field(value, "verdicts", where), f"{where}verdicts")
+        others[claim_id] = _elsewhere(_field(value, "elsewhere", where), f"{where}elsewhere")
+    version = _release(_field(top, "version", ""), "version")
+    return Index(version, site, release, Registry(claims, (), (), ()), releases, found, others)
+
+
+def _claim(claim_id: str, value: dict[str, Any], where: str) -> Claim:
+    def get(key: str) -> Any:
+        return _field(value, key, where)
+
+    axes = _of(get("scope"), dict, f"{where}scope")
+    for axis, values in axes.items():
+        known = AXES.get(axis)
+        if known is None:
+            raise _Invalid(f"{where}scope names no axis {axis!r} (axes: {', '.join(AXES)})")
+        for i, code in enumerate(_of(values, list, f"{where}scope.{axis}")):
+            if code not in known.values:
+                raise _Invalid(f"{where}scope.{axis}[{i}] is no value of the axis: {code!r}")
+    rests_on = get("rests-on")
     return Claim(
         id=claim_id,
-        statement=str(value["statement"]),
-        evidence=tuple(value["evidence"]),
-        rests_on=value["rests-on"],
-        renamed_from=tuple(value["renamed-from"]),
-        file=Path(value["file"]),
-        line=int(value["line"]),
-        sources=tuple(value["sources"]),
-        since=value["since"],
-        until=value["until"],
-        scope=Scope(tuple((axis, tuple(values)) for axis, values in value["scope"].items())),
+        statement=_line(get("statement"), f"{where}statement"),
+        evidence=tuple(_list(get("evidence"), f"{where}evidence", _line)),
+        rests_on=None if rests_on is None else _line(rests_on, f"{where}rests-on"),
+        renamed_from=tuple(_list(get("renamed-from"), f"{where}renamed-from", _id)),
+        file=Path(_line(get("file"), f"{where}file")),
+        line=_of(get("line"), int, f"{where}line"),
+        sources=tuple(_list(get("sources"), f"{where}sources", _line)),
+        since=_optional_release(get("since"), f"{where}since"),
+        until=_optional_release(get("until"), f"{where}until"),
+        scope=Scope(tuple((axis, tuple(values)) for axis, values in axes.items())),
     )
 
 
-def _verdicts(releases: list[str], runs: list[list[str]]) -> dict[str, ClaimVerdict]:
+def _verdict(code: str, why: str, where: str) -> ClaimVerdict:
+    try:
+        return ClaimVerdict(Verdict(code), why)
+    except ValueError:
+        raise _Invalid(f"{where} names no verdict: {code!r}") from None
+
+
+def _verdicts(releases: list[str], runs: object, where: str) -> dict[str, ClaimVerdict]:
     """Runs of releases with one verdict (first, last, code, why) as a verdict per release."""
     found = {}
-    for first, last, code, why in runs:
-        verdict = ClaimVerdict(Verdict(code), why)
+    for i, run in enumerate(_of(runs, list, where)):
+        first, last, code, why = _row(run, 4, f"{where}[{i}]")
+        if first not in releases or last not in releases:
+            raise _Invalid(f"{where}[{i}] names a release not in releases")
+        verdict = _verdict(code, why, f"{where}[{i}]")
         found |= dict.fromkeys(releases[releases.index(first) : releases.index(last) + 1], verdict)
     if list(found) != releases:
-        raise ValueError("the verdicts' runs do not cover the releases, in order")
+        raise _Invalid(f"{where}: the runs do not cover the releases, in order")
     return found
 
 
-def _elsewhere(rows: list[list[str]]) -> list[Elsewhere]:
+def _elsewhere(rows: object, where: str) -> list[Elsewhere]:
     """Verdicts on other backends (backend, release, device, code, why)."""
-    return [
-        Elsewhere(str(backend), str(release), str(device), ClaimVerdict(Verdict(code), str(why)))
-        for backend, release, device, code, why in rows
-    ]
+    found = []
+    for i, row in enumerate(_of(rows, list, where)):
+        backend, release, device, code, why = _row(row, 5, f"{where}[{i}]")
+        if backend not in AXES["backend"].values:
+            raise _Invalid(f"{where}[{i}] names no backend: {backend!r}")
+        _release(release, f"{where}[{i}] release")
+        _matching(device, DEVICE, "a device's name", f"{where}[{i}] device")
+        found.append(Elsewhere(backend, release, device, _verdict(code, why, f"{where}[{i}]")))
+    return found
 
 
 def write(project: Project, package: Path) -> Path:
@@ -167,8 +282,18 @@ def write(project: Project, package: Path) -> Path:
 def carried() -> Index | None:
     """The index this installed jaxwaits carries (None where it carries none: a checkout's
     source, an editable install)."""
+    found = resources.files(__package__) / FILE
     try:
-        text = (resources.files(__package__) / FILE).read_text(encoding="utf-8")
+        data = found.read_bytes()
     except FileNotFoundError:
         return None
-    return loads(text)
+    except OSError as error:
+        raise JaxwaitsError(f"{found}: cannot be read ({error.strerror}); {REINSTALL}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise JaxwaitsError(
+            f"{found}: the packaged claims index cannot be read: byte {error.start} is not "
+            f"UTF-8; {REINSTALL}"
+        ) from None
+    return loads(text, str(found))

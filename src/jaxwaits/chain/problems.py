@@ -43,9 +43,9 @@ def links(facts: Facts) -> list[Problem]:
     return found
 
 
-def judged(facts: Facts, python: str) -> list[Problem]:
+def judged(facts: Facts, python: str | None) -> list[Problem]:
     """What the ledger, the known differences and the vendored pieces (checked against the JAX
-    that ``python`` has) say is wrong."""
+    that ``python`` has; with None, not against any) say is wrong."""
     found = [Problem(p, "", "ledger") for p in facts.unreadable]
     for claim in sorted(facts.registry.claims.values(), key=lambda c: c.id):
         where = registry.Problem(claim.file, claim.line, "").where

@@ -5,14 +5,19 @@ On the pinned JAX release an output goes to ``snippets/<name>.out``; on another 
 release (:mod:`jaxwaits.evidence.known`), and a release that prints the recorded output again is
 taken out of it. A new known output needs a verdict for each claim the snippet backs: it is
 written as ``unclassified``, and the report says where to classify it. Each file is written whole
-or not at all.
+or not at all, and one ``record`` at a time holds a checkout (:func:`holding`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import fcntl
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 
+from jaxwaits import files
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import known as known_differences
 from jaxwaits.evidence.known import UNCLASSIFIED, Classification
@@ -24,6 +29,7 @@ from jaxwaits.evidence.snippets import Snippet
 from jaxwaits.files import write_atomic
 
 RECORD_RUNS = 2  # an output that varies between two runs is flaky, and is not written
+HELD = Path(".cache") / "record.lock"  # in a folder git ignores and the snapshots skip
 
 Backs = Mapping[str, Sequence[str]]  # snippet name -> the claims it backs
 
@@ -139,3 +145,51 @@ def record_on(
     results = run_snippets(snippets, platform.jax, repeat=RECORD_RUNS, jobs=jobs, python=python)
     lines, ok = apply(results, platform, known=known, backs=backs)
     return platform, lines, ok
+
+
+@contextmanager
+def holding(root: Path) -> Iterator[None]:
+    """Hold the checkout at ``root`` for one ``record``: a second one would see the first's
+    writes as its own snippets changing the checkout, so it is refused, naming the first. The
+    lock is the open file's, and ends with the process however it ends."""
+    path = root / HELD
+    try:
+        path.parent.mkdir(exist_ok=True)
+        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise JaxwaitsError(f"cannot lock the checkout with {path}: {error.strerror}") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = os.pread(handle, 20, 0).decode("ascii", "replace").strip()
+            raise JaxwaitsError(
+                f"another `jaxwaits record` (pid {pid if pid.isdigit() else 'unknown'}) holds "
+                f"this checkout ({root}); wait for it or stop it"
+            ) from None
+        os.ftruncate(handle, 0)
+        os.pwrite(handle, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(handle)
+
+
+def remove_left_behind(snippets: Path) -> list[str]:
+    """Remove the temporary files that a ``record`` (or a known difference's writer) killed
+    mid-write left in ``snippets``, with a line for each. Called holding the checkout
+    (:func:`holding`); the known differences' folder is held too, so no writer is at work."""
+    lines = _remove_left_behind(snippets, snippets)
+    known = snippets / known_differences.FOLDER
+    if known.is_dir():
+        with known_differences.updating(snippets):
+            lines += _remove_left_behind(known, snippets)
+    return lines
+
+
+def _remove_left_behind(folder: Path, snippets: Path) -> list[str]:
+    lines = []
+    for path in files.left_behind(folder):
+        files.remove(path)
+        where = path.relative_to(snippets.parent)
+        lines.append(f"removed {where}: a writer stopped before it finished left it")
+    return lines

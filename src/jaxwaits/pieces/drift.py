@@ -25,10 +25,14 @@ from jaxwaits.project import Project
 _FIND_JAX = """
 import importlib.metadata, importlib.util, json, os
 spec = importlib.util.find_spec("jax")  # finds the package without importing it
-print(json.dumps({"version": importlib.metadata.version("jax"),
+print("null" if spec is None else json.dumps({"version": importlib.metadata.version("jax"),
                   "root": os.path.dirname(spec.submodule_search_locations[0])}))
 """
 RECORD_COMMAND = "python -m jaxwaits provenance"
+
+
+class NoJax(JaxwaitsError):
+    """The interpreter has no jax package to check the vendored pieces against."""
 
 
 @dataclass(frozen=True)
@@ -82,8 +86,15 @@ def installed(python: str) -> Installed:
         [python, "-c", _FIND_JAX], capture_output=True, text=True, timeout=60, check=False
     )
     if done.returncode != 0:
-        raise JaxwaitsError(f"{python} has no jax package:\n{done.stderr.strip()}")
+        last = (done.stderr.strip().splitlines() or ["it exited with no message"])[-1]
+        raise JaxwaitsError(f"{python} cannot say where its jax package is: {last}")
     found = json.loads(done.stdout)
+    if found is None:
+        raise NoJax(
+            f"{python} has no jax package: install JAX there (pip install -e '.[jax]' in the "
+            "checkout), or check with an interpreter that has it: python -m jaxwaits drift "
+            "--python PATH"
+        )
     return Installed(found["version"], Path(found["root"]))
 
 
@@ -205,9 +216,10 @@ def check(project: Project, python: str) -> tuple[Installed, list[PieceCheck]]:
     return jax, verdicts
 
 
-def audit(project: Project, python: str) -> list[str]:
+def audit(project: Project, python: str | None) -> list[str]:
     """Everything wrong with the vendored pieces, all of it at once: the manifest on its own
-    terms, each piece's notes, and each piece against the installed JAX. Empty when all is well.
+    terms, each piece's notes, and each piece against the JAX that ``python`` has (with None,
+    against none: the caller says that this was not checked). Empty when all is well.
     (The manifest against what the ledger found is
     :func:`jaxwaits.releases.ledger.disagreements`.)"""
     folder = project.annotated_src
@@ -239,8 +251,10 @@ def audit(project: Project, python: str) -> list[str]:
             )
         if not vendored.citations(piece, entry.lines[0]):
             problems.append(f"{rel}: no note cites a claim")
-    if any(not (folder / f"{name}{vendored.SUFFIX}").exists() for name in recorded.pieces):
-        return problems  # the drift check needs every piece
+    if python is None or any(
+        not (folder / f"{name}{vendored.SUFFIX}").exists() for name in recorded.pieces
+    ):
+        return problems  # the drift check needs a JAX, and every piece
     try:
         _, verdicts = check(project, python)
     except JaxwaitsError as error:
