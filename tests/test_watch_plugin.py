@@ -4,6 +4,7 @@ the project's own test run, and where the watch places a reading a helper of the
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -37,3 +38,71 @@ def test_the_suite_collects_no_program_the_tools_are_tried_on(tmp_path: Path) ->
     done = _pytest(tmp_path, "--collect-only")
     collected = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
     assert collected == {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py")}
+
+
+HELPERS = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda w: jnp.tanh(w @ w))
+
+
+def now():
+    return time.perf_counter()
+
+
+def clock():
+    return now()
+
+
+class Timer:
+    def now(self):
+        return time.perf_counter_ns()
+
+
+stamp = lambda: time.monotonic()  # noqa: E731
+w = jnp.ones((256, 256))
+step(w).block_until_ready()
+t0 = now()
+step(w)
+elapsed = now() - t0
+t1 = clock()
+step(w)
+elapsed = clock() - t1
+timer = Timer()
+t2 = timer.now()
+step(w)
+elapsed = timer.now() - t2
+t3 = stamp()
+step(w)
+elapsed = stamp() - t3
+t4 = time.perf_counter()
+step(w)
+elapsed = time.perf_counter() - t4
+"""
+
+
+def test_a_reading_a_helper_returns_is_placed_where_the_helper_was_called(tmp_path: Path) -> None:
+    """``def now(): return time.perf_counter()``, a helper calling it, a method, a lambda: each
+    interval is reported at the line that read the time through the helper, each on its own
+    (not all at the helper's line, as one); a direct reading stays where it is."""
+    (tmp_path / "bench.py").write_text(HELPERS)
+    report = tmp_path / "report.json"
+    subprocess.run(
+        [sys.executable, "-m", "jaxwaits", "watch", "--format", "json", "--output", str(report),
+         "bench.py"],
+        cwd=tmp_path, capture_output=True, check=False, timeout=300,
+    )  # fmt: skip
+    found = json.loads(report.read_text())["findings"]
+    assert [(f["code"], f["line"]) for f in found] == [("JW101", n) for n in (27, 30, 34, 37, 40)]
+    said = [re.search(r"from line (\d+)\) in which the work dispatched at line (\d+)", f["message"])
+            for f in found]  # fmt: skip
+    assert [m.groups() for m in said if m] == [
+        ("25", "26"),
+        ("28", "29"),
+        ("32", "33"),
+        ("35", "36"),
+        ("38", "39"),
+    ]
