@@ -12,7 +12,27 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parent.parent
+
+UNWAITED = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda w: jnp.tanh(w @ w))
+
+
+def test_{name}():
+    w = jnp.ones((256, 256))
+    step(w).block_until_ready()
+    t0 = time.perf_counter()
+    out = step(w)
+    elapsed = time.perf_counter() - t0
+    assert elapsed > 0 and out.shape == (256, 256)
+"""
 
 
 def _pytest(here: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -23,6 +43,42 @@ def _pytest(here: Path, *args: str) -> subprocess.CompletedProcess[str]:
         cwd=here, capture_output=True, text=True, check=False, timeout=300,
         env={**os.environ, "TMPDIR": str(here / "tmp")},
     )  # fmt: skip
+
+
+def _reported(out: str) -> list[tuple[str, str, str]]:
+    return sorted(re.findall(r"^(test_\w+\.py):(\d+):\d+ (JW\d+)", out, re.MULTILINE))
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2", "--dist", "loadfile"]])
+def test_the_findings_of_every_xdist_worker_are_reported(
+    tmp_path: Path, workers: list[str]
+) -> None:
+    """Two files, each sent to its own worker: both findings are in the one report, and the run
+    exits 1, as it does without xdist."""
+    for name in ("one", "two"):
+        (tmp_path / f"test_{name}.py").write_text(UNWAITED.format(name=name))
+    done = _pytest(tmp_path, "--jaxwaits-watch", *workers)
+    assert "2 passed" in done.stdout, done.stdout + done.stderr
+    assert _reported(done.stdout) == [
+        ("test_one.py", "14", "JW101"),
+        ("test_two.py", "14", "JW101"),
+    ]
+    assert done.returncode == 1
+    assert not list((tmp_path / "tmp").glob("jaxwaits-watch-*"))
+
+
+def test_what_a_crashed_worker_saw_before_it_crashed_is_reported(tmp_path: Path) -> None:
+    """A test that kills its worker: the finding of the test before it, in that worker, is
+    still reported (from the log the worker left), and no log is left behind."""
+    crashing = (
+        UNWAITED.format(name="step") + "\n\ndef test_crash():\n    import os\n\n    os._exit(3)\n"
+    )
+    (tmp_path / "test_crash.py").write_text(crashing)
+    done = _pytest(tmp_path, "--jaxwaits-watch", "-n", "1")
+    assert "crashed" in done.stdout and "1 failed, 1 passed" in done.stdout, done.stdout
+    assert _reported(done.stdout) == [("test_crash.py", "14", "JW101")]
+    assert done.returncode == 1
+    assert not list((tmp_path / "tmp").glob("jaxwaits-watch-*"))
 
 
 def test_the_suite_collects_no_program_the_tools_are_tried_on(tmp_path: Path) -> None:
