@@ -137,6 +137,39 @@ def _site(depth: int = 2) -> tuple[str, int] | None:
     return lines[0] if lines else None
 
 
+def _reading_site(depth: int = 2) -> tuple[str, int] | None:
+    """The program line that read the clock; for a reading a helper of the program returns as
+    it is (``def now(): return time.perf_counter()``: a function, a lambda, a method, one such
+    helper calling another), the line that called the helper, where the interval is made."""
+    frame = sys._getframe(depth)
+    while (
+        frame.f_back is not None
+        and _place(frame.f_code.co_filename) is not None
+        and _place(frame.f_back.f_code.co_filename) is not None
+        and frame.f_lasti in _returned(frame.f_code)
+    ):
+        frame = frame.f_back
+    lines = _program_lines(frame, 1)
+    return lines[0] if lines else None
+
+
+_returns: dict[types.CodeType, frozenset[int]] = {}
+
+
+def _returned(code: types.CodeType) -> frozenset[int]:
+    """The offsets of the calls whose result the code returns at once (and of their caches,
+    where a frame in the call has its last instruction on 3.11)."""
+    offsets = _returns.get(code)
+    if offsets is None:
+        offsets = _returns[code] = frozenset(
+            offset
+            for ins, following in itertools.pairwise(dis.get_instructions(code))
+            if ins.opname.startswith("CALL") and following.opname == "RETURN_VALUE"
+            for offset in range(ins.offset, following.offset)
+        )
+    return offsets
+
+
 def _path(depth: int = 2) -> tuple[tuple[str, int], ...]:
     """The program lines this call was made from, innermost first (a few): a helper's line and
     the lines that called the helper."""
@@ -287,7 +320,7 @@ def _clock(name: str, read: Any, kind: type) -> Any:
         value = read()
         if not _direct():
             return value
-        site = _site()
+        site = _reading_site()
         if site is None:
             return value
         thread = threading.get_ident()
