@@ -572,6 +572,18 @@ def _review(args: argparse.Namespace) -> int:
     return 1 if done.findings else 0
 
 
+def _dashed_path(argv: list[str]) -> str | None:
+    """The first word of ``review`` before ``--`` that starts with ``-`` but is none of its
+    options (``-rf.py``), which argparse would take for an option and refuse in a usage text."""
+    options = {"-h", "--help", "--format", "--select", "--ignore"}
+    for word in argv[1 : argv.index("--") if "--" in argv else None]:
+        name = word.partition("=")[0]
+        abbreviated = name.startswith("--") and any(o.startswith(name) for o in options)
+        if word.startswith("-") and word != "-" and name not in options and not abbreviated:
+            return word
+    return None
+
+
 def _rule_codes(text: str) -> set[str]:
     try:
         return parse_codes(text)
@@ -605,6 +617,14 @@ def main(argv: list[str] | None = None) -> int:
     program: list[str] = []
     if argv[:1] == ["watch"]:  # what names the program is the program's: argparse never sees it
         argv, program = _watched_program(argv)
+    dashed = _dashed_path(argv) if argv[:1] == ["review"] else None
+    if dashed is not None:
+        print(
+            f"jaxwaits: review: {dashed!r} is not an option of review; put -- before paths "
+            f"that start with -: jaxwaits review [options] -- {dashed!r}",
+            file=sys.stderr,
+        )
+        return 2
     args = parser().parse_args(argv)
     if program:
         args.program = program

@@ -30,7 +30,7 @@ from jaxwaits.review import rules as registry
 from jaxwaits.review import sources
 from jaxwaits.review.facts import Module
 from jaxwaits.review.project import Project
-from jaxwaits.review.results import Located, Review
+from jaxwaits.review.results import Located, Review, named
 from jaxwaits.review.rules import RULES
 
 
@@ -53,8 +53,8 @@ def selected_rules(root: Path) -> set[str]:
 
 def review(paths: list[Path], rules: set[str], jobs: int | None = None) -> Review:
     """Review every file under ``paths``, on every core when there are many, as one project:
-    imports between its modules are followed. A file that cannot be read is named, and the
-    others are still reviewed."""
+    imports between its modules are followed. A path, folder or file that cannot be read is
+    named, and the others are still reviewed."""
     collecting = gc.isenabled()
     gc.disable()  # syntax trees hold no cycles, and the collector's passes over them cost a third
     try:
@@ -67,9 +67,8 @@ def review(paths: list[Path], rules: set[str], jobs: int | None = None) -> Revie
 
 
 def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
-    done = Review()
-    found = list(sources.files(paths))
-    done.files = len(found)
+    found, unlisted = sources.files(paths)
+    done = Review(unreadable=unlisted, files=len(found))
     roots = [path if path.is_dir() else path.parent for path in paths]
     workers = min(jobs or os.cpu_count() or 1, max(1, len(found) // 64))
     if workers > 1:
@@ -78,21 +77,22 @@ def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
     else:
         project = Project(roots)
         outcomes = [_outcome(path, rules, project) for path in found]
-    handed = _handed(found, [handing for _, _, handing in outcomes])
+    handed = _handed(found, [handing for *_, handing in outcomes])
     if handed:  # helpers other modules hand JAX functions: reviewed again, knowing it
         again = Project(roots, handed)
         for i, path in enumerate(found):
             if path.resolve() in handed:
                 outcomes[i] = _outcome(path, rules, again)
-    for located, problem, _ in outcomes:
+    for located, problems, notes, _ in outcomes:
         done.findings += located
-        if problem:
-            done.unreadable.append(problem)
+        done.unreadable += problems
+        done.notes += notes
     return done
 
 
 Handing = list[tuple[Path, str, set[int]]]  # (module, its function, the positions handed)
-Outcome = tuple[list[Located], str, Handing]
+# a file's findings, what of it could not be read, what of it is not Python, what it hands
+Outcome = tuple[list[Located], list[str], list[str], Handing]
 _project: Project | None = None  # a worker process's
 
 
@@ -130,14 +130,14 @@ def _outcome(path: Path, rules: set[str], project: Project) -> Outcome:
     an expression nested past Python's recursion limit) is that file's error, and the other
     files are still reviewed."""
     try:
-        found, handing = review_file(path, rules, project)
-        return found, "", handing
+        return _checked(path, rules, project)
     except JaxwaitsError as error:
-        return [], str(error), []
+        return [], [str(error)], [], []
     except (RecursionError, MemoryError) as error:
-        return [], f"{path}: too deeply nested or too large to review ({type(error).__name__})", []
+        why = f"too deeply nested or too large to review ({type(error).__name__})"
     except Exception as error:  # a fault of the checks on this file: reported, not fatal
-        return [], f"{path}: the review failed on this file ({type(error).__name__}: {error})", []
+        why = f"the review failed on this file ({type(error).__name__}: {error})"
+    return [], [f"{named(path)}: {why}"], [], []
 
 
 def _line_of(error: Exception, source: str) -> int:
@@ -153,10 +153,17 @@ def review_file(
 ) -> tuple[list[Located], Handing]:
     """The findings in one file, and the helpers of other modules of ``project`` that it hands
     JAX functions."""
-    project = project or Project([path.parent])
+    found, _, _, handing = _checked(path, rules, project or Project([path.parent]))
+    return found, handing
+
+
+def _checked(path: Path, rules: set[str], project: Project) -> Outcome:
+    """A file's findings, what of it could not be read or is not Python, and the helpers of
+    other modules of ``project`` that it hands JAX functions."""
     found = []
     handing: Handing = []
-    for piece in sources.pieces(path):
+    read = sources.read(path)
+    for piece in read.pieces:
         worth = registry.worth_checking(piece.source)
         try:
             if not worth and path.suffix == ".py":
@@ -166,12 +173,19 @@ def review_file(
                 continue
             tree = ast.parse(piece.source)
         except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte, before 3.12
+            line = _line_of(error, piece.source)
+            why = getattr(error, "msg", error)
             if path.suffix == ".py":
-                raise JaxwaitsError(
-                    f"{path}:{_line_of(error, piece.source)}: not Python: "
-                    f"{getattr(error, 'msg', error)}"
-                ) from None
-            continue  # a fence or cell that is not Python (a console session, pseudo-code)
+                raise JaxwaitsError(f"{named(path)}:{line}: not Python: {why}") from None
+            # each fence or cell is Python, but not all of them in a row (a __future__ import)
+            where = f":{line}"
+            if piece.cells:
+                where = ": cell {}, line {}".format(*piece.cell_of(line))
+            read.notes.append(
+                f"{named(path)}{where}: its code, read as one program, is not Python ({why}); "
+                "not reviewed"
+            )
+            continue
         if not worth:
             continue
         if path.suffix == ".py":
@@ -188,4 +202,4 @@ def review_file(
             else:
                 found.append(Located(path, replace(finding, line=piece.line + finding.line - 1)))
         handing += [(m.path, name, at) for m, name, at in facts.handing if m.path is not None]
-    return found, handing
+    return found, read.problems, read.notes, handing

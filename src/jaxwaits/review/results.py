@@ -1,4 +1,5 @@
-"""What a review found: findings located in files, and the files it could not read."""
+"""What a review found: findings located in files, the files it could not read, and the Python
+it left out."""
 
 from __future__ import annotations
 
@@ -19,8 +20,20 @@ class Located:
 
 @dataclass
 class Review:
-    """What a review found, file by file, and the files it could not read."""
+    """What a review found, file by file, what it could not read (``unreadable``: the review
+    exits 2), and the code it left out as not Python (``notes``: a fence of pseudo-code)."""
 
     findings: list[Located] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     files: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def named(path: Path | str) -> str:
+    """A file's name as a report shows it: as it is, or quoted as Python writes it when it holds
+    a character that is not printable (a line break, an escape) or would make a line of a GitHub
+    log a workflow command (``::`` at its start, ``##[`` anywhere; that one as ``#\\x23[``)."""
+    name = str(path)
+    if name.isprintable() and not name.lstrip().startswith("::") and "##[" not in name:
+        return name
+    return repr(name).replace("##[", "#\\x23[")

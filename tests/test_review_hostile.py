@@ -1,0 +1,407 @@
+"""`jaxwaits review` against hostile input (issue 37): names that would forge lines, links or
+workflow commands in a report; files that are not regular files; folders that cannot be read;
+fences that are never closed or not Python; a path that starts with ``-``. Each on tmp_path.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib import parse
+
+import jsonschema
+import nbformat
+import pytest
+from conftest import ROOT
+from markdown_it import MarkdownIt
+
+from jaxwaits import cli, review
+from jaxwaits.review import formats, sources
+from jaxwaits.review.rules import RULES
+
+# JW101 on line 4
+MISTAKE = (
+    "import time, jax\nt0 = time.time()\ny = jax.jit(lambda a: a)(1)\nprint(time.time() - t0)\n"
+)
+
+# 1. Names that forge a line, a workflow command, a link or HTML in a report, and how a line of
+# text or Markdown shows each: on one line, quoted where it could be read for something else.
+HOSTILE = {
+    "evil\n::error file=a.py,line=1::injected.py": "'evil\\n::error file=a.py,line=1::injected.py'",
+    "::stop-commands::TOKEN.py": "'::stop-commands::TOKEN.py'",
+    "  ::warning::spaced.py": "'  ::warning::spaced.py'",
+    "##[error]legacy.py": "'#\\x23[error]legacy.py'",
+    "](https:evil.example) [`x`]<script>alert(1)<img src=x onerror=alert(1)>|y.py": (
+        "](https:evil.example) [`x`]<script>alert(1)<img src=x onerror=alert(1)>|y.py"
+    ),
+    "bell\x07\x1b[31m\r\u2028\u202eend.py": "'bell\\x07\\x1b[31m\\r\\u2028\\u202eend.py'",
+    "per%0Acent,co:lon.py": "per%0Acent,co:lon.py",
+}
+BROKEN = "::error::broken\n##[warning]x.py"  # not Python: an unreadable line that names it
+
+
+def broken(tmp_path: Path) -> str:
+    return f"'{tmp_path}/::error::broken\\n#\\x23[warning]x.py':1: not Python: invalid syntax"
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> review.Review:
+    for name in HOSTILE:
+        (tmp_path / name).write_text(MISTAKE)
+    (tmp_path / BROKEN).write_text("def (:\n")
+    done = review.review([tmp_path], set(RULES))
+    assert len(done.findings) == len(HOSTILE) and len(done.unreadable) == 1
+    return done
+
+
+def _commands(line: str) -> tuple[str, dict[str, str], str] | None:
+    """A line as the GitHub runner reads it (ActionCommand.TryParseV2, TryParse): the command,
+    its properties unescaped and its data, or None when the line is no command."""
+    line = line.lstrip()
+    if not line.startswith("::") or "::" not in line[2:]:
+        return ("legacy", {}, line) if "##[" in line else None
+    info, _, data = line[2:].partition("::")
+    command, _, listed = info.partition(" ")
+    properties = {}
+    for pair in filter(None, listed.split(",")):
+        key, _, value = pair.partition("=")
+        for escaped, raw in (
+            ("%0D", "\r"),
+            ("%0A", "\n"),
+            ("%3A", ":"),
+            ("%2C", ","),
+            ("%25", "%"),
+        ):
+            value = value.replace(escaped, raw)
+        properties[key] = value
+    for escaped, raw in (("%0D", "\r"), ("%0A", "\n"), ("%25", "%")):
+        data = data.replace(escaped, raw)
+    return command, properties, data
+
+
+def test_1_text_shows_each_finding_on_one_line_with_a_hostile_name_escaped(
+    tmp_path: Path, hostile: review.Review
+) -> None:
+    text = formats.render(hostile, formats.Format.TEXT, tmp_path)
+    lines = text.split("\n")
+    assert len(lines) == 2 * len(HOSTILE) + 1 + 1, text  # finding and link, the unreadable, total
+    assert all(_commands(line) is None for line in lines), text
+    assert all(line.isprintable() for line in lines), text
+    for shown in HOSTILE.values():
+        assert sum(line.startswith(f"{shown}:4:1 JW101 ") for line in lines) == 1, shown
+    assert broken(tmp_path) in lines
+
+
+def test_1_github_annotations_carry_a_hostile_name_escaped(
+    tmp_path: Path, hostile: review.Review
+) -> None:
+    lines = formats.render(hostile, formats.Format.GITHUB, tmp_path).split("\n")
+    read = [_commands(line) for line in lines]
+    assert [r[0] for r in read if r] == ["warning"] * len(HOSTILE) + ["error"], lines
+    files = [r[1]["file"] for r in read if r and r[0] == "warning"]
+    assert sorted(files) == sorted(HOSTILE)
+    assert all(r[1]["title"].startswith("JW101 ") for r in read if r and r[0] == "warning")
+    assert read[-1][2] == broken(tmp_path)
+
+
+def test_1_markdown_shows_a_hostile_name_as_code_and_makes_no_link_or_html(
+    tmp_path: Path, hostile: review.Review
+) -> None:
+    markdown = formats.render(hostile, formats.Format.MARKDOWN, tmp_path)
+    assert all(_commands(line) is None for line in markdown.splitlines()), markdown
+    page = MarkdownIt("commonmark", {"html": True}).render(markdown)
+    assert "<script" not in page
+    headings = re.findall(r"<h3>(.*?)</h3>", page)
+    assert len(headings) == len(HOSTILE)
+    shown = {html.unescape(h.removeprefix("<code>").removesuffix("</code>")) for h in headings}
+    assert shown == set(HOSTILE.values())
+    assert all(h.startswith("<code>") and h.count("<code>") == 1 for h in headings), headings
+    links = re.findall(r'href="([^"]*)"', page)
+    assert links and all(link.startswith(formats.site()) for link in links), links
+    problem = re.findall(r"could not read: <code>(.*?)</code>", page)
+    assert len(problem) == 1 and "broken" in problem[0]
+
+
+def test_1_code_a_message_quotes_makes_no_link_html_or_line_in_text_or_markdown(
+    tmp_path: Path,
+) -> None:
+    """JW111 quotes the timed expression, string literals and all."""
+    (tmp_path / "copy.py").write_text(
+        "import time, jax\nf = jax.jit(lambda a: a)\ny = {'k': f(1)}\nt0 = time.time()\n"
+        "y['`](https:evil) <b>*a*\\n##[error]'].copy_to_host_async()\nprint(time.time() - t0)\n"
+    )
+    done = review.review([tmp_path], set(RULES))
+    assert [f.finding.rule for f in done.findings] == ["JW111"]
+    text = formats.render(done, formats.Format.TEXT, tmp_path)
+    assert len(text.splitlines()) == 3 and "##[" not in text
+    markdown = formats.render(done, formats.Format.MARKDOWN, tmp_path)
+    page = MarkdownIt("commonmark", {"html": True}).render(markdown)
+    assert "<b>" not in page and "<em>" not in page and "##[" not in markdown
+    assert all(link.startswith(formats.site()) for link in re.findall(r'href="([^"]*)"', page))
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    code = (tmp_path / "copy.py").read_text().splitlines()
+    code[4] = "y['k'].copy_to_host_async()"
+    (plain / "copy.py").write_text("\n".join(code))
+    clean = formats.render(review.review([plain], set(RULES)), formats.Format.MARKDOWN, plain)
+    assert "<code>y['k'].copy_to_host_async()</code>" in MarkdownIt().render(clean)
+
+
+def test_1_json_and_sarif_name_each_file_as_it_is_and_forge_no_command(
+    tmp_path: Path, hostile: review.Review
+) -> None:
+    as_json = formats.render(hostile, formats.Format.JSON, tmp_path)
+    sarif = formats.render(hostile, formats.Format.SARIF, tmp_path)
+    for text in (as_json, sarif):
+        assert all(_commands(line) is None for line in text.splitlines())
+    assert "##[" not in as_json and "##[" not in sarif
+    assert sorted(f["path"] for f in json.loads(as_json)["findings"]) == sorted(HOSTILE)
+    run = json.loads(sarif)["runs"][0]
+    uris = [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
+    ]
+    assert sorted(parse.unquote(uri) for uri in uris) == sorted(HOSTILE)
+    assert all(re.fullmatch(r"[A-Za-z0-9%._~/-]+", uri) for uri in uris), uris
+    schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft4Validator(schema).validate(json.loads(sarif))
+
+
+# 3. What is not a regular file is named and skipped, never read: a FIFO would block forever,
+# a link to /dev/zero fill the memory.
+
+
+def _review_in_a_child(
+    tmp_path: Path, *paths: str, first: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """`jaxwaits review` in a child with 1 GB of memory and a minute: one that hangs or reads
+    without end fails the test, not the machine."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    command = [*first, sys.executable, "-m", "jaxwaits", "review", "--", *paths]
+    return subprocess.run(
+        command, cwd=tmp_path, capture_output=True, text=True, timeout=60, preexec_fn=limited
+    )
+
+
+@pytest.fixture
+def bench(tmp_path: Path) -> Path:
+    """A folder of two harnesses, one also reached through a link (a regular file: read)."""
+    folder = tmp_path / "bench"
+    folder.mkdir()
+    (folder / "harness.py").write_text(MISTAKE)
+    (folder / "real.py").write_text(MISTAKE)
+    (folder / "linked.py").symlink_to(folder / "real.py")
+    return folder
+
+
+def _skipped_and_the_others_reviewed(done: subprocess.CompletedProcess[str], says: str) -> None:
+    assert done.returncode == 2, done
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("bench/harness.py:4:1 JW101 "), lines
+    # a finding through a link is reported where it resolves to
+    assert sum(line.startswith("bench/real.py:4:1 JW101 ") for line in lines) == 2, lines
+    assert lines[-2:] == [says, "3 findings in 3 files"] and not done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_3_a_fifo_is_skipped_and_named_not_waited_on(tmp_path: Path, bench: Path) -> None:
+    os.mkfifo(bench / "x.py")
+    done = _review_in_a_child(tmp_path, "bench")
+    _skipped_and_the_others_reviewed(done, "bench/x.py: skipped: a FIFO, not a regular file")
+    named_directly = _review_in_a_child(tmp_path, "bench/x.py")
+    assert named_directly.returncode == 2
+    assert named_directly.stdout.splitlines() == [
+        "bench/x.py: skipped: a FIFO, not a regular file",
+        "0 findings in 0 files",
+    ]
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_3_a_link_to_dev_zero_is_skipped_and_named_not_read(tmp_path: Path, bench: Path) -> None:
+    (bench / "z.py").symlink_to("/dev/zero")
+    done = _review_in_a_child(tmp_path, "bench")
+    says = "bench/z.py: skipped: a character device, not a regular file"
+    _skipped_and_the_others_reviewed(done, says)
+    named_directly = _review_in_a_child(tmp_path, "/dev/zero")
+    assert named_directly.returncode == 2
+    assert named_directly.stdout.splitlines() == [
+        "/dev/zero: skipped: a character device, not a regular file",
+        "0 findings in 0 files",
+    ]
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").is_file(), reason="no /proc here")
+def test_3_a_file_that_reads_past_its_size_is_read_no_further_than_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/proc's files say they hold 0 bytes; the limit holds on what is read."""
+    monkeypatch.setattr(sources, "LARGEST", 1000)
+    done = review.review([Path("/proc/self/smaps")], set(RULES))
+    assert done.unreadable == [
+        "/proc/self/smaps: too large to review (over 0 MB as it was read; the review reads "
+        "files up to 0 MB)"
+    ]
+
+
+# 9. A folder that cannot be read, a fence never closed, a fence labelled Python that is not.
+
+
+def _too_deep(tmp_path: Path) -> Path:
+    """A folder under tmp_path whose path is longer than the system allows a path to be: it
+    cannot be listed by name, by root too (chmod 000 stops no root)."""
+    top = os.open(tmp_path, os.O_RDONLY)
+    name = "d" * 250
+    try:
+        for _ in range(20):
+            os.mkdir(name, dir_fd=top)
+            deeper = os.open(name, os.O_RDONLY, dir_fd=top)
+            os.close(top)
+            top = deeper
+        os.close(os.open("lost.py", os.O_WRONLY | os.O_CREAT, dir_fd=top))
+    finally:
+        os.close(top)
+    return tmp_path / name
+
+
+def test_9_a_folder_that_cannot_be_read_is_named_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _too_deep(tmp_path)
+    (tmp_path / "harness.py").write_text(MISTAKE)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["review", "."]) == 2
+    out = capsys.readouterr().out.splitlines()
+    unlisted = [line for line in out if "folder cannot be read" in line]
+    assert len(unlisted) == 1, out
+    assert unlisted[0].endswith(
+        ": folder cannot be read, nothing in it reviewed: File name too long"
+    )
+    assert "harness.py:4:1 JW101 " in out[0] and out[-1] == "1 finding in 1 file"
+
+
+# root reads a folder that chmod 000 closes, unless it gives up the right to
+AS_A_USER = (
+    ["setpriv", "--bounding-set=-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
+)
+
+
+@pytest.mark.skipif(bool(AS_A_USER) and not shutil.which("setpriv"), reason="root, no setpriv")
+def test_9_a_folder_closed_by_chmod_is_named_and_exits_2(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    (closed / "harness.py").write_text(MISTAKE)
+    (tmp_path / "harness.py").write_text(MISTAKE)
+    closed.chmod(0)
+    try:
+        done = _review_in_a_child(tmp_path, "closed", "harness.py", first=AS_A_USER)
+    finally:
+        closed.chmod(0o700)
+    assert done.returncode == 2, done
+    assert done.stdout.splitlines()[2:] == [
+        "closed: folder cannot be read, nothing in it reviewed: Permission denied",
+        "1 finding in 1 file",
+    ]
+
+
+def test_9_a_path_that_is_not_there_is_one_line_and_counts_as_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "harness.py").write_text(MISTAKE)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["review", "missing.py", "harness.py"]) == 2
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "missing.py: cannot be read: No such file or directory",
+        "1 finding in 1 file",
+    ]
+
+
+PAGE = "# A page\n\n```python\n" + MISTAKE + "```\n\nSome words.\n\n"
+
+
+def test_9_a_python_fence_never_closed_is_reviewed_when_it_is_python(tmp_path: Path) -> None:
+    """CommonMark runs a fence that is never closed to the end of the page: it is read."""
+    (tmp_path / "page.md").write_text(PAGE + "```python\n" + MISTAKE.replace("t0", "t1"))
+    done = review.review([tmp_path], set(RULES))
+    assert not done.unreadable and not done.notes
+    assert [(f.finding.rule, f.finding.line) for f in done.findings] == [
+        ("JW101", 7),
+        ("JW101", 16),
+    ]
+
+
+def test_9_a_python_fence_never_closed_is_the_pages_fault_when_the_rest_is_not_python(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = PAGE.count("\n") + 1
+    text = PAGE + "```python\n" + MISTAKE + "\nThe timings above are wrong.\n"
+    (tmp_path / "page.md").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["review", "page.md"]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("page.md:7:1 JW101 ")  # the fence before it is still reviewed
+    assert out[2] == (
+        f"page.md:{opened}: a python fence is never closed; not reviewed: what follows it is "
+        f"not Python (invalid syntax, line {opened + 6})"
+    )
+
+
+def test_9_a_python_fence_that_does_not_parse_is_a_note_not_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pseudo-code in a fence labelled python is common in docs: said, and the page still
+    passes on what it shows."""
+    text = PAGE + "```python\nfor step in ...:  time it\n```\n"
+    (tmp_path / "page.md").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["review", "page.md"]) == 1  # the finding, not an error
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        out[2] == "page.md:13: a python fence that is not Python is not reviewed (invalid syntax)"
+    )
+    done = review.review([tmp_path / "page.md"], set(RULES))
+    for form in formats.Format:
+        assert "a python fence that is not Python" in formats.render(done, form, tmp_path), form
+
+
+def test_9_a_notebook_cell_that_is_not_python_is_a_note_and_the_others_are_reviewed(
+    tmp_path: Path,
+) -> None:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell("%%bash\necho hello"),
+        nbformat.v4.new_code_cell(MISTAKE),
+    ]
+    nbformat.write(notebook, tmp_path / "bench.ipynb")
+    done = review.review([tmp_path], set(RULES))
+    assert [(f.finding.rule, f.cell, f.finding.line) for f in done.findings] == [("JW101", 2, 4)]
+    assert done.notes == [
+        f"{tmp_path}/bench.ipynb: cell 1, line 2: a cell that is not Python is not reviewed "
+        "(invalid syntax)"
+    ]
+
+
+# 11. A path that starts with `-`.
+
+
+def test_11_a_path_that_starts_with_a_dash_is_one_line_that_says_to_put_dashes_before_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "-rf.py").write_text(MISTAKE)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["review", "-rf.py"]) == 2
+    said = capsys.readouterr()
+    assert not said.out and said.err == (
+        "jaxwaits: review: '-rf.py' is not an option of review; put -- before paths that start "
+        "with -: jaxwaits review [options] -- '-rf.py'\n"
+    )
+    assert cli.main(["review", "--form", "text", "--", "-rf.py"]) == 1
+    assert capsys.readouterr().out.startswith("-rf.py:4:1 JW101 ")
