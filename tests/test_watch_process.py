@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from jaxwaits.review import formats, watch
+from jaxwaits.review.results import Review
 
 WATCH = [sys.executable, "-m", "jaxwaits", "watch"]
 
@@ -259,3 +260,14 @@ def test_how_a_failed_program_ended_is_reported(
         assert (invocation["exitCode"], invocation["exitCodeDescription"]) == (code, words)
     else:
         assert words in report.replace("The program", "the program")  # markdown's sentence
+
+
+@pytest.mark.parametrize("form", [formats.Format.JSON, formats.Format.SARIF])
+def test_a_watch_report_in_json_forges_no_command_in_a_github_log(form: formats.Format) -> None:
+    """The watch adds its own keys to review's JSON and SARIF and writes them again: still with
+    ``##[`` (a command anywhere in a line of a GitHub log) escaped, as review writes them."""
+    review = Review(unreadable=["bench/#" + "#[error]x.py: skipped: a FIFO, not a regular file"])
+    watched = watch.Watched(1, review, not_observed=["the tests in #" + "#[group]a.py"])
+    shown = watch.report(watched, form, Path.cwd())
+    assert "#" + "#[" not in shown
+    assert "#" + "#[error]x.py" in json.dumps(json.loads(shown), ensure_ascii=False)

@@ -227,16 +227,16 @@ def _sarif(review: Review, root: Path) -> str:
         "version": "2.1.0",
         "runs": [run],
     }
-    return _dumps(document)
+    return dumps(document)
 
 
-def _dumps(document: object) -> str:
+def dumps(document: object) -> str:
     """JSON that a GitHub log takes for no command: ``##[`` in a string is ``#\\u0023[``."""
     return json.dumps(document, indent=2).replace("##[", "#\\u0023[")
 
 
 def _json(review: Review, root: Path) -> str:
-    return _dumps(
+    return dumps(
         {
             "files": review.files,
             "findings": [

@@ -343,7 +343,7 @@ def report(watched: Watched, form: formats.Format, root: Path) -> str:
             observed=watched.observed,
             not_observed=watched.not_observed,
         )
-        return json.dumps(data, indent=2)
+        return formats.dumps(data)
     if said is None:
         return shown
     if form is formats.Format.SARIF:
@@ -355,7 +355,7 @@ def report(watched: Watched, form: formats.Format, root: Path) -> str:
         invocation.setdefault("toolExecutionNotifications", []).append(
             {"level": "error", "message": {"text": said}}
         )
-        return json.dumps(data, indent=2)
+        return formats.dumps(data)
     if form is formats.Format.MARKDOWN:
         return f"{shown.rstrip()}\n\n**{said[0].upper()}{said[1:]}.**\n"
     return "\n".join(filter(None, [shown, f"::error::{said}"]))
