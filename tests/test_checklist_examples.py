@@ -140,3 +140,14 @@ def test_a_wrong_example_that_is_right_is_reported(tmp_path: Path) -> None:
         f"review.md:{wrong.line} (review-one-output-of-several) Wrong (JW103): "
         "the review finds nothing, not ['JW103']"
     ]
+
+
+def test_the_loop_that_measures_right_is_one_click_from_the_timing_answers() -> None:
+    """The "0.1 ms" answer and checklist item 1 link the loop itself (a Right example above)."""
+    for page, anchor in [
+        ("questions.md", "q-instantly-fast"),
+        ("review.md", "review-timing-without-blocking"),
+    ]:
+        text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        section = text.split(f"({anchor})=\n", 1)[1].split(")=\n", 1)[0]
+        assert "{ref}`review-a-sound-loop`" in section, page
