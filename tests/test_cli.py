@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -219,3 +220,18 @@ def test_files_nothing_uses_are_named(tmp_path: Path) -> None:
 def test_the_project_has_no_orphans(project) -> None:
     releases = {(v.platform.jax, v.platform.backend) for v in ledger.load(project.verified)}
     assert orphans(project.snippets, releases) == []
+
+
+def test_a_reader_that_stops_reading_ends_the_review_without_a_traceback(tmp_path: Path) -> None:
+    """`jaxwaits review … | head`: the reader goes away before the report is written."""
+    harness = "import time\nimport jax\nstep = jax.jit(abs)\nt0 = time.perf_counter()\n"
+    harness += "y = step(1)\nelapsed = time.perf_counter() - t0\n"
+    for i in range(400):  # a report larger than a pipe holds
+        (tmp_path / f"bench_{i}.py").write_text(harness, encoding="utf-8")
+    command = [sys.executable, "-m", "jaxwaits", "review", str(tmp_path)]
+    review = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert review.stdout is not None and review.stderr is not None
+    review.stdout.readline()
+    review.stdout.close()
+    said = review.stderr.read().decode()
+    assert (review.wait(timeout=120), said) == (141, "")

@@ -630,9 +630,16 @@ def main(argv: list[str] | None = None) -> int:
         args.program = program
     try:
         if not getattr(args, "needs_project", True):
-            return args.handler(args)
-        with children_die_with_us():
-            return args.handler(find_project(), args)
+            code = args.handler(args)
+        else:
+            with children_die_with_us():
+                code = args.handler(find_project(), args)
+        sys.stdout.flush()  # here, where a reader that went away (`| head`) can be caught
+        return code
     except JaxwaitsError as error:
         print(f"jaxwaits: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader stopped reading: the rest is not wanted, and no flush at exit may fail
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a program that SIGPIPE stopped
