@@ -612,7 +612,8 @@ def _positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command: 0 success, 1 a check failed, 2 bad input (the message names it)."""
+    """Run one command: 0 success, 1 a check failed, 2 bad input (the message names it); 141
+    when whatever read the output stopped reading."""
     argv = sys.argv[1:] if argv is None else argv
     program: list[str] = []
     if argv[:1] == ["watch"]:  # what names the program is the program's: argparse never sees it
