@@ -25,6 +25,7 @@ from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
 from jaxwaits.releases import ledger, observed, verify
 from jaxwaits.releases.observed import Observed
+from jaxwaits.sphinxext.sorted_claims import sorting_problems
 
 GPU = Platform("0.11.2", "0.11.2", "3.12.3", "gpu", "NVIDIA H200", "580.159.04")
 CPU = Platform("0.11.2", "0.11.2", "3.12.3", "cpu")
@@ -211,3 +212,13 @@ def test_known_outputs_on_a_gpu_need_a_verdict_for_cpu_claims_too(tmp_path: Path
     known.save(Known(known.path_for(tmp_path, "a"), (replace(gpu_output, verdicts=said),)))
     judge_ = verdicts.judge_for([read_snippet(tmp_path / "a.py")])
     assert verdicts.unclassified(judge_, [cpu_claim]) == []
+
+
+def test_a_sorting_of_the_claims_names_each_left_out_twice_or_unknown() -> None:
+    assert sorting_problems(["a", "b"], ["a", "b"]) == []
+    assert sorting_problems(["a", "a", "typo"], ["a", "b"]) == [
+        "claim a is listed 2 times",
+        "typo is no claim",
+        "claim b is not listed",
+    ]
+
