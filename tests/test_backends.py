@@ -4,6 +4,7 @@ file judged from them, verdicts per backend and the backend axis taken from what
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -222,3 +223,11 @@ def test_a_sorting_of_the_claims_names_each_left_out_twice_or_unknown() -> None:
         "claim b is not listed",
     ]
 
+
+def test_the_gpu_page_sorts_every_claim_once(project: Project) -> None:
+    """Issue 38, point 1: a claim added to the site and not sorted on ``docs/gpu.md`` fails here
+    (and the build), before anyone builds the site."""
+    text = (project.docs / "gpu.md").read_text(encoding="utf-8")
+    blocks = "".join(re.findall(r"^```\{claims-on\} gpu 0\.11\.2\n(.*?)^```", text, re.M | re.S))
+    listed = re.findall(r"^- \{claim\}`(?:[^`<]*<)?([a-z0-9-]+)>?`", blocks, flags=re.MULTILINE)
+    assert sorting_problems(listed, facts.registry(project).claims) == []
