@@ -4,6 +4,7 @@ file judged from them, verdicts per backend and the backend axis taken from what
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
 from jaxwaits.releases import ledger, observed, verify
 from jaxwaits.releases.observed import Observed
+from jaxwaits.sphinxext.sorted_claims import sorting_problems
 
 GPU = Platform("0.11.2", "0.11.2", "3.12.3", "gpu", "NVIDIA H200", "580.159.04")
 CPU = Platform("0.11.2", "0.11.2", "3.12.3", "cpu")
@@ -211,3 +213,21 @@ def test_known_outputs_on_a_gpu_need_a_verdict_for_cpu_claims_too(tmp_path: Path
     known.save(Known(known.path_for(tmp_path, "a"), (replace(gpu_output, verdicts=said),)))
     judge_ = verdicts.judge_for([read_snippet(tmp_path / "a.py")])
     assert verdicts.unclassified(judge_, [cpu_claim]) == []
+
+
+def test_a_sorting_of_the_claims_names_each_left_out_twice_or_unknown() -> None:
+    assert sorting_problems(["a", "b"], ["a", "b"]) == []
+    assert sorting_problems(["a", "a", "typo"], ["a", "b"]) == [
+        "claim a is listed 2 times",
+        "typo is no claim",
+        "claim b is not listed",
+    ]
+
+
+def test_the_gpu_page_sorts_every_claim_once(project: Project) -> None:
+    """Issue 38, point 1: a claim added to the site and not sorted on ``docs/gpu.md`` fails here
+    (and the build), before anyone builds the site."""
+    text = (project.docs / "gpu.md").read_text(encoding="utf-8")
+    blocks = "".join(re.findall(r"^```\{claims-on\} gpu 0\.11\.2\n(.*?)^```", text, re.M | re.S))
+    listed = re.findall(r"^- \{claim\}`(?:[^`<]*<)?([a-z0-9-]+)>?`", blocks, flags=re.MULTILINE)
+    assert sorting_problems(listed, facts.registry(project).claims) == []

@@ -10,6 +10,7 @@ About ten builds in all, each of a page or four: none of a copy of ``docs/``."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -377,6 +378,27 @@ why = "it said bye in French, on a GPU"
 """
 
 
+GPU_PAGE = """# On a GPU
+
+```{claims-on} gpu 0.5.3
+```
+
+## By its source
+
+```{claims-on} gpu 0.5.3
+- {claim}`It says bye <says-bye>`: what it rests on.
+- {claim}`It says hello <says-hello>`: the print.
+```
+
+## By its runtime
+
+```{claims-on} gpu 0.5.3
+- {claim}`It would say bye on a GPU <bye-on-a-gpu>`.
+- {claim}`It prints in pieces <prints-in-pieces>`.
+```
+"""
+
+
 @pytest.fixture(scope="module")
 def on_a_gpu(standings_built, tmp_path_factory: pytest.TempPathFactory) -> tuple[Done, Path]:
     """The standings site with a run on a GPU in its ledger (where bye printed otherwise), its
@@ -390,8 +412,9 @@ def on_a_gpu(standings_built, tmp_path_factory: pytest.TempPathFactory) -> tuple
     known.write_text(known.read_text() + ON_A_GPU)
     matrix = "# Matrix\n\n```{verification-matrix}\n```\n\n```{verification-elsewhere}\n```\n"
     (root / "docs" / "matrix.md").write_text(matrix)
+    (root / "docs" / "gpu.md").write_text(GPU_PAGE)
     index = root / "docs" / "index.md"
-    index.write_text(index.read_text().replace("changes\n```", "changes\nmatrix\n```"))
+    index.write_text(index.read_text().replace("changes\n```", "changes\nmatrix\ngpu\n```"))
     platform = {"jax": "0.5.3", "jaxlib": "0.5.3", "python": "3.12", "backend": "gpu"}
     platform |= {"device": "Test GPU", "driver": "1.2"}
     snippets = {
@@ -432,6 +455,31 @@ def test_a_run_on_a_gpu_is_shown_beside_the_cpu_releases(on_a_gpu) -> None:
     claim = (html / "claim/says-bye.html").read_text()
     assert 'href="../run/gpu-0.5.3.html">GPU (Test GPU, jax 0.5.3)</a>' in claim
     assert "What it printed on GPU, jax 0.5.3:" in claim and "salut" in claim
+
+
+def test_the_claims_sorted_by_hand_each_show_their_verdict_on_the_run(on_a_gpu) -> None:
+    """Issue 38, point 1: the GPU page's verdicts are the ledger's, never typed; each list goes
+    holds first; above the lists, how many claims have each verdict on the run."""
+    done, html = on_a_gpu
+    assert done.returncode == 0, done.stderr
+    page = (html / "gpu.html").read_text()
+    counts = page.split('class="jaxwaits-claims-on-counts"')[1].split("</p>")[0]
+    assert 'href="run/gpu-0.5.3.html"' in counts
+    assert _text(counts) == (
+        ">The 4 claims on the GPU (Test GPU, jax 0.5.3): ✓ holds: 2 · ✓* holds, output differs: 2."
+    )
+    source = _text(page.split("By its source")[1].split("By its runtime")[0])
+    assert source == (
+        "¶ It says hello✓: the print. On the GPU: ✓ holds. It says bye✓: what it rests on. On "
+        "the GPU: ✓* holds, output differs: it said bye in French."
+    )  # in the order of their verdicts, not as listed
+    assert 'href="glossary.html#verdict-holds-output-differs"' in page
+
+
+def _text(html: str) -> str:
+    """What a reader sees of a piece of a page: its tags dropped, and the claims' tooltips."""
+    shown = re.sub(r'<span class="jaxwaits-claim-tip".*?</span></span>', "", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", "", shown).split())
 
 
 def test_a_release_note_leads_its_releases_entry_and_the_ledgers_list_links(

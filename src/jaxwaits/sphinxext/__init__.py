@@ -15,6 +15,8 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
   releases.
 - :mod:`~jaxwaits.sphinxext.elsewhere`: the runs on other backends (a GPU), on the matrix page
   and each claim's page.
+- :mod:`~jaxwaits.sphinxext.sorted_claims`: every claim sorted by what it rests on, each with
+  its verdict on a run on another backend.
 - :mod:`~jaxwaits.sphinxext.review_rules`: the review's rules, from their modules' documentation.
 - :mod:`~jaxwaits.sphinxext.changes`: what changed, release by release, and the
   ``{changed-in}`` role that ties a boundary named in prose to the ledger.
@@ -51,6 +53,7 @@ from jaxwaits.sphinxext import (
     quiet,
     review_rules,
     shown_code,
+    sorted_claims,
     state,
     terms,
 )
@@ -179,6 +182,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     claim_pages.setup(app)
     ledger_table.setup(app)
     elsewhere.setup(app)
+    sorted_claims.setup(app)
     review_rules.setup(app)
     changes.setup(app)
     annotated.setup(app)
