@@ -22,8 +22,10 @@ phone width, and fail on what a reader would be let down by:
   words"), but for the matrix's grid, whose legend links each mark;
 - a serious or critical axe-core violation in the site's own markup (the article), in the light
   and (at desktop width) the dark theme;
-- a claim a link leads to that is not highlighted, a copy-link control that does not copy, and
-  search results summarised from anything but the page's article.
+- a claim a link leads to that is not highlighted, a copy-link control that does not copy,
+  search results summarised from anything but the page's article, or the package's API
+  documentation ranked above a page of the site (a search for "benchmark" put
+  ``jaxwaits.review.facts.is_benchmark`` third).
 
 Each page's screenshot goes to ``docs/_build/screenshots/<page>-<width>.png`` for a reviewer.
 Run by ``nox -s browser`` after ``nox -s docs`` (it installs Selenium, axe-core from npm and,
@@ -294,7 +296,9 @@ SEARCHES = (
     ("deleted donated", "claim/checks-deleted-first.html", "deleted or a donated array"),
     ("block_until_ready returns immediately", "questions.html", "returns immediately"),
     ("debug.print not printing", "questions.html", "not printing"),
+    ("benchmark", "review.html", "benchmark"),  # and the API's is_benchmark after every page
 )
+APIDOCS = "apidocs/"  # the package's API documentation: in search results, after every page
 THEME_TEXT = ("Settings", ".md", "Light", "Dark", "Contents")  # what summaries showed before
 
 
@@ -384,6 +388,12 @@ def search(
                 "return document.querySelectorAll('#search-results li p.context').length > 0;"
             )
         )
+        WebDriverWait(driver, 30).until(
+            lambda d: d.execute_script(
+                "return /finished|did not match/.test("
+                "(document.querySelector('#search-results .search-summary') || {}).textContent);"
+            )
+        )
     except TimeoutException:
         return [f"search.html?q={words}: no result with a summary within 30 s"]
     results = driver.execute_script(
@@ -396,6 +406,13 @@ def search(
     for href, text in results:
         summaries.setdefault(href.split("#")[0].split("?")[0], text)
     problems = []
+    pages = [href for href, _ in results]
+    api = [i for i, href in enumerate(pages) if href.startswith(APIDOCS)]
+    if api and any(not href.startswith(APIDOCS) for href in pages[api[0] :]):
+        problems.append(
+            f"search.html?q={words}: the API documentation ({pages[api[0]]}) ranks above a "
+            "page of the site"
+        )
     if target not in summaries:
         problems.append(f"search.html?q={words}: {target} is not among the results")
     elif statement not in summaries[target]:
