@@ -77,8 +77,9 @@ AXE = "axe-core@4.14.1"
 @nox.session(python=PYTHON)
 def browser(session: nox.Session) -> None:
     """Open the built site's key pages in headless Chromium at 1440 and 420 px; fail on content
-    clipped by its column, a claim without a status badge, or a serious axe-core violation.
-    Screenshots go to docs/_build/screenshots/. Run `nox -s docs` first."""
+    clipped by its column, a snippet's output cut off, a link or button under 24 by 24 px, a
+    claim without a status badge, or a serious axe-core violation (browser/check_pages.py says
+    all it checks). Screenshots go to docs/_build/screenshots/. Run `nox -s docs` first."""
     if not (ROOT / "docs" / "_build" / "html" / "index.html").is_file():
         session.error("no built site in docs/_build/html: run `nox -s docs` first")
     if not (Path("/usr/bin/chromium").is_file() and Path("/usr/bin/chromedriver").is_file()):

@@ -10,6 +10,11 @@ phone width, and fail on what a reader would be let down by:
 - a code block that shows a linter's suppression comment (``# jaxwaits: ignore``, ``# noqa``);
 - a code block whose lines are wider than it without a visible sign that it scrolls (the edge
   shadow the site's style draws: phones hide scroll bars);
+- a snippet's output whose text runs past its box (a long line cut off, to be scrolled to):
+  outputs wrap, so that what a snippet printed reads whole at any width;
+- a link, button or disclosure summary smaller than 24 by 24 CSS px (WCAG 2.2's minimum target
+  size), but a link in a line of text, as WCAG exempts; claim marks and copy links are never
+  exempt;
 - a claim's sentence that a reader can reach only through a ``title`` attribute (a phone shows
   none): every claim mark must show the sentence when focused, inside the window, with its
   standing linked to its definition, and no ``title`` may hold a sentence;
@@ -17,8 +22,10 @@ phone width, and fail on what a reader would be let down by:
   words"), but for the matrix's grid, whose legend links each mark;
 - a serious or critical axe-core violation in the site's own markup (the article), in the light
   and (at desktop width) the dark theme;
-- a claim a link leads to that is not highlighted, a copy-link control that does not copy, and
-  search results summarised from anything but the page's article.
+- a claim a link leads to that is not highlighted, a copy-link control that does not copy,
+  search results summarised from anything but the page's article, or the package's API
+  documentation ranked above a page of the site (a search for "benchmark" put
+  ``jaxwaits.review.facts.is_benchmark`` third).
 
 Each page's screenshot goes to ``docs/_build/screenshots/<page>-<width>.png`` for a reviewer.
 Run by ``nox -s browser`` after ``nox -s docs`` (it installs Selenium, axe-core from npm and,
@@ -162,6 +169,45 @@ return [...document.querySelectorAll('.bd-article pre')].filter((pre) => {
 }).map((pre) => pre.textContent.trim().split('\\n')[0].slice(0, 60));
 """
 
+# Snippet outputs a reader cannot read whole: an output, or anything in it, whose text runs past
+# its box (wider or taller than it), so part of a line is cut off or hidden behind a scroll.
+CUT_OUTPUT = """
+const found = [];
+for (const output of document.querySelectorAll('.bd-article :is(div.cell_output, div.output)')) {
+  for (const e of [output, ...output.querySelectorAll('*')]) {
+    if (e.getClientRects().length === 0) continue;
+    if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) {
+      found.push(output.textContent.trim().split('\\n')[0].slice(0, 60));
+      break;
+    }
+  }
+}
+return found.filter((x, i) => found.indexOf(x) === i).slice(0, 10);
+"""
+
+# Links, buttons and disclosure summaries smaller than 24 by 24 CSS px (WCAG 2.2's minimum
+# target size, 2.5.8), measured on their box with its padding. The one exception is WCAG's own for
+# a link in a line of text: an inline link in a block (a paragraph, list item, cell) that holds
+# text besides it. The site's own controls never count as such: a claim mark is a superscript
+# and a copy link a control in smaller type, neither sized by the line they sit in.
+SMALL_TARGETS = """
+const OWN = 'a.jaxwaits-claim-link, a.jaxwaits-copy-link';
+const found = [];
+for (const e of document.querySelectorAll('a[href], button, summary, [role="button"]')) {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+  if (r.width >= 24 && r.height >= 24) continue;
+  const block = e.parentElement.closest('p, li, dd, dt, td, th, caption, figcaption');
+  const inText = getComputedStyle(e).display === 'inline' && !!block
+    && block.textContent.replace(e.textContent, '').trim() !== '';
+  if (inText && !e.matches(OWN)) continue;
+  const name = e.tagName.toLowerCase() + [...e.classList].map((c) => '.' + c).join('');
+  const size = `${r.width.toFixed(0)} by ${r.height.toFixed(0)} px`;
+  found.push(`${name} ${size}: ${e.textContent.trim().slice(0, 30)}`);
+}
+return found.filter((x, i) => found.indexOf(x) === i).slice(0, 10);
+"""
+
 # Claim marks whose sentence does not show when the mark is focused (inside the window, its
 # standing linked to the definition), and any title attribute that holds a sentence.
 UNTOLD = """
@@ -223,6 +269,8 @@ FINDINGS = (
     (UNLINKED, "claim box #{} has no copy-link control"),
     (SUPPRESSED, "a code block shows a suppression: {!r}"),
     (CLIPPED, "a code block's lines are cut off with no sign that it scrolls: {!r}"),
+    (CUT_OUTPUT, "a snippet's output is cut off (wrap it): {!r}"),
+    (SMALL_TARGETS, "a tap target under 24 by 24 px: {}"),
     (UNTOLD, "a claim's sentence is not shown on focus: {}"),
     (BROKEN, "a heading breaks the word {!r} across two lines"),
     (UNWRITTEN, "#{} has no release note in words, linked"),
@@ -248,7 +296,9 @@ SEARCHES = (
     ("deleted donated", "claim/checks-deleted-first.html", "deleted or a donated array"),
     ("block_until_ready returns immediately", "questions.html", "returns immediately"),
     ("debug.print not printing", "questions.html", "not printing"),
+    ("benchmark", "review.html", "benchmark"),  # and the API's is_benchmark after every page
 )
+APIDOCS = "apidocs/"  # the package's API documentation: in search results, after every page
 THEME_TEXT = ("Settings", ".md", "Light", "Dark", "Contents")  # what summaries showed before
 
 
@@ -338,6 +388,12 @@ def search(
                 "return document.querySelectorAll('#search-results li p.context').length > 0;"
             )
         )
+        WebDriverWait(driver, 30).until(
+            lambda d: d.execute_script(
+                "return /finished|did not match/.test("
+                "(document.querySelector('#search-results .search-summary') || {}).textContent);"
+            )
+        )
     except TimeoutException:
         return [f"search.html?q={words}: no result with a summary within 30 s"]
     results = driver.execute_script(
@@ -350,6 +406,13 @@ def search(
     for href, text in results:
         summaries.setdefault(href.split("#")[0].split("?")[0], text)
     problems = []
+    pages = [href for href, _ in results]
+    api = [i for i, href in enumerate(pages) if href.startswith(APIDOCS)]
+    if api and any(not href.startswith(APIDOCS) for href in pages[api[0] :]):
+        problems.append(
+            f"search.html?q={words}: the API documentation ({pages[api[0]]}) ranks above a "
+            "page of the site"
+        )
     if target not in summaries:
         problems.append(f"search.html?q={words}: {target} is not among the results")
     elif statement not in summaries[target]:

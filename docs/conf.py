@@ -5,14 +5,20 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
+import jaxwaits
+from jaxwaits.chain import cite
 from jaxwaits.project import Project
 from jaxwaits.sphinxext.kernels import execution_cache_key
 
 project = "jax-waits"
 author = "the jax-waits authors"
 copyright = "2026, the jax-waits authors"
-# The site release (``[project] version``): what `cite` links to, and said in every footer.
-version = release = Project(Path(__file__).parent.parent).version
+# The site release (``[project] version``): said in every footer, and what `cite` and each
+# claim's "copy link" link to in a build made from the release's tag (cite.from_tag); any other
+# build links to the newest build, and its footer says so.
+PROJECT = Project(Path(__file__).parent.parent)
+version = release = PROJECT.version
+TAGGED = cite.from_tag(PROJECT)
 BUILT = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
 
 extensions = ["myst_nb", "autodoc2", "sphinx_copybutton", "jaxwaits.sphinxext"]
@@ -58,6 +64,13 @@ html_theme_options = {
     "repository_url": "https://github.com/jax-waits/jax-waits",
     "use_repository_button": True,
     "show_toc_level": 2,
-    "extra_footer": f"<p>Site release v{release}, built {BUILT} (UTC).</p>",
+    "extra_footer": (
+        f"<p>Site release v{release}, built {BUILT} (UTC).</p>"
+        if TAGGED
+        else f"<p>Built {BUILT} (UTC) from version {release}, not from its release's tag: "
+        "links to claims go to the newest build, whose pages change.</p>"
+    ),
 }
+# Search ranks the site's pages above the package's API documentation (apidocs/).
+html_search_scorer = str(Path(jaxwaits.__file__).parent / "static" / "search-scorer.js")
 copybutton_exclude = ".linenos, .gp"

@@ -288,6 +288,15 @@ def test_2_the_tools_own_writes_are_not_a_change(tmp_path: Path) -> None:
     assert checkout.changes(before, checkout.snapshot(tmp_path)) == ["added theirs.txt"]
 
 
+def test_2_read_the_docs_output_in_the_checkout_is_not_a_change(tmp_path: Path) -> None:
+    """Issue 38, point 12: Read the Docs builds into _readthedocs/ in the checkout it builds
+    ($READTHEDOCS_OUTPUT): a simulated build failed on 542 "the checkout changed" warnings."""
+    before = checkout.snapshot(tmp_path)
+    (tmp_path / "_readthedocs" / "html").mkdir(parents=True)
+    (tmp_path / "_readthedocs" / "html" / "index.html").write_text("x")
+    assert checkout.changes(before, checkout.snapshot(tmp_path)) == []
+
+
 def test_2_the_tools_writes_are_not_a_change_while_they_happen(tmp_path: Path) -> None:
     """A matrix writes one release's ledger while another release's snippets run: a snapshot
     taken in the middle of a write (its temporary file there, or the new file not yet known as

@@ -10,6 +10,7 @@ About ten builds in all, each of a page or four: none of a copy of ``docs/``."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 from copies import SCOPE, edited, page
 
+from jaxwaits.chain import cite
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.runner import run_snippets
 from jaxwaits.evidence.snippets import read_snippet
@@ -87,8 +89,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def build(root: Path, *, fresh: bool = True) -> subprocess.CompletedProcess[str]:
-    """Sphinx as the README runs it; ``fresh=False`` keeps the pages read by the last build."""
+def build(
+    root: Path, *, fresh: bool = True, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Sphinx as the README runs it; ``fresh=False`` keeps the pages read by the last build;
+    ``env`` adds to the environment it runs in."""
     return subprocess.run(
         [
             sys.executable,
@@ -106,6 +111,7 @@ def build(root: Path, *, fresh: bool = True) -> subprocess.CompletedProcess[str]
             "docs/_build/html",
         ],
         cwd=root,
+        env={**os.environ, **(env or {})},
         capture_output=True,
         text=True,
         timeout=300,
@@ -136,16 +142,55 @@ def test_a_matching_record_builds_and_a_renamed_claim_keeps_resolving(site: Path
     badge = '<span class="jaxwaits-badge small jaxwaits-verified">✓ verified in this build</span>'
     assert tip.startswith(f"<span>{badge}</span> <code")  # a site with no glossary to link
     assert "says-hello</span></code>: It says hello.</span></span>" in tip
-    pinned = "https://example.org/en/v1.2.3/claim/says-hello.html"  # as `cite` gives it
-    assert f'class="jaxwaits-copy-link reference external" href="{pinned}"' in page
+    # built from no tag (no git here): links go to the newest build, as `cite` gives them
+    latest = "https://example.org/en/latest/claim/says-hello.html"
+    assert f'class="jaxwaits-copy-link reference external" href="{latest}"' in page
     claim_page = (html / "claim/says-hello.html").read_text()
     assert "one paragraph leads to the claim" in claim_page  # where it is stated
     assert 'href="../index.html#greetings">Greetings</a>' in claim_page
-    assert f'href="{pinned}">{pinned}</a>' in claim_page
+    assert f'href="{latest}">{latest}</a>' in claim_page
+    assert "Link to the newest build of the site, whose page changes as the site does" in (
+        claim_page
+    )
+    assert "pinned to this site release" not in claim_page
+    # the kernel specs name this machine's interpreter: never in the site (issue 38, point 9)
+    assert cite.leaked(html, [str(site), sys.prefix]) == []
     # renamed: the old anchor on the same block, the old ID in a reference leads to the new
     assert 'id="claim-says-hi"' in page
     assert "says-hi" not in tip.split("</span></span>")[0]  # the reference, by its new ID
     assert 'url=says-hello.html"' in (html / "claim" / "says-hi.html").read_text()
+
+
+def test_a_build_from_the_release_s_tag_pins_links_and_lists_pages_before_api_docs(
+    site: Path,
+) -> None:
+    """Issue 38, points 4 and 9: a link pinned to the release only where Read the Docs builds
+    the release's tag; "Cited from" lists the site's pages first, the API documentation after."""
+    (site / "snippets" / "hello.out").write_text("hello\n")
+    citing = "---\norphan: true\n---\n\n# {}\n\nIt greets{{claim}}`says-hello`.\n"
+    tag = {"READTHEDOCS_VERSION_TYPE": "tag", "READTHEDOCS_VERSION": "v1.2.3"}
+    with (
+        edited(site / "docs" / "apidocs" / "mod.md", citing.format("The module")),
+        edited(site / "docs" / "zz-page.md", citing.format("A page of the site")),
+    ):
+        done = build(site, env=tag)
+    shutil.rmtree(site / "docs" / "apidocs")
+    assert done.returncode == 0, done.stderr
+    html = site / "docs/_build/html"
+    pinned = "https://example.org/en/v1.2.3/claim/says-hello.html"
+    assert (
+        f'class="jaxwaits-copy-link reference external" href="{pinned}"'
+        in (html / "index.html").read_text()
+    )
+    claim_page = (html / "claim/says-hello.html").read_text()
+    assert "Permanent link, pinned to this site release: " in claim_page
+    assert f'href="{pinned}">{pinned}</a>' in claim_page
+    pages = claim_page.index("Cited from:")
+    api = claim_page.index("Cited in the API documentation:", pages)
+    assert ">Scratch</a>" in claim_page[pages:api]
+    assert ">A page of the site</a>" in claim_page[pages:api]
+    assert ">The module</a>" not in claim_page[pages:api]
+    assert ">The module</a>" in claim_page[api:]
 
 
 def test_a_page_writes_nothing_outside_its_folder_and_changes_nothing_in_the_checkout(

@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +59,16 @@ def _uv(*args: str | Path) -> None:
         [uv, *map(str, args)], capture_output=True, text=True, timeout=300, check=False
     )
     assert done.returncode == 0, f"uv {' '.join(map(str, args))}:\n{done.stdout}{done.stderr}"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_tag() -> Iterator[None]:
+    """The wheel is built from a copy (no git) and the checkout's index in place: both are told
+    they are no tag's build, as Read the Docs tells a branch's, so that both link to the newest
+    build even on a tagged commit."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("READTHEDOCS_VERSION_TYPE", "branch")
+        yield
 
 
 @pytest.fixture(scope="module")

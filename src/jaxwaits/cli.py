@@ -142,13 +142,22 @@ def _cite(args: argparse.Namespace) -> int:
         raise JaxwaitsError(f"no claim {args.id!r}; see: python -m jaxwaits claims")
     target = cite.pinned(index.site(latest=args.latest), claim.id)
     print(cite.link(claim, index.verdicts[claim.id], target, index.elsewhere[claim.id]))
+    if index.release_url is None and not args.latest:
+        print(
+            f"jaxwaits: this link is to the newest build, whose page moves: jaxwaits "
+            f"{index.version} was not made from its release's tag, so no link pinned to a "
+            "release is published for it",
+            file=sys.stderr,
+        )
     return 0
 
 
 def _check_site(project: Project, args: argparse.Namespace) -> int:
     problems = cite.check_site(project, facts.registry(project), Path(args.html))
     print(
-        "\n".join(problems) or f"every claim's page, anchor and cite link resolves in {args.html}"
+        "\n".join(problems)
+        or f"every claim's page, anchor and cite link resolves in {args.html}, and no file "
+        "there holds a path of this machine's"
     )
     return 1 if problems else 0
 
@@ -353,7 +362,9 @@ def parser() -> argparse.ArgumentParser:
     cit = commands.add_parser(
         "cite",
         help="a Markdown link to a claim, for a code review",
-        description=f"A Markdown link to a claim, for a code review. {packaged_too}",
+        description="A Markdown link to a claim, for a code review: to this site release's "
+        "page when this jaxwaits was made from the release's tag, else to the newest build's "
+        f"(its page moves), said on stderr. {packaged_too}",
     )
     cit.add_argument("id")
     cit.add_argument(
@@ -361,7 +372,10 @@ def parser() -> argparse.ArgumentParser:
     )
     cit.set_defaults(handler=_cite, needs_project=False)
 
-    chk = commands.add_parser("check-site", help="claim pages, anchors and cite links resolve")
+    chk = commands.add_parser(
+        "check-site",
+        help="claim pages, anchors and cite links resolve; no file holds this machine's paths",
+    )
     chk.add_argument("html", nargs="?", default="docs/_build/html")
     chk.set_defaults(handler=_check_site)
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import html
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from jaxwaits.chain import verdicts
 from jaxwaits.chain.facts import Facts
@@ -27,10 +30,41 @@ def pinned(site: str, claim_id: str) -> str:
     return f"{site}{page(claim_id)}"
 
 
+def tag(project: Project) -> str:
+    """The tag a site release is built from, as its published site names it: the last part of
+    its release URL (``v<version>``)."""
+    return urlsplit(project.release_url).path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def from_tag(project: Project) -> bool:
+    """Whether this is made from the site release's tag, so that a link pinned to the release
+    leads to a published site: on Read the Docs, as its build says (a build of a tag, the tag's
+    own); elsewhere, as git says (the checkout's HEAD carries the tag). No git, no tag."""
+    built = os.environ.get("READTHEDOCS_VERSION_TYPE")  # branch, tag, external (a pull request)
+    if built is not None:
+        return built == "tag" and os.environ.get("READTHEDOCS_VERSION") == tag(project)
+    try:
+        tags = subprocess.run(
+            ["git", "-C", str(project.root), "tag", "--points-at", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return tags.returncode == 0 and tag(project) in tags.stdout.split()
+
+
+def site(project: Project, *, latest: bool = False) -> str:
+    """Where links to claims point: this site release, when made from its tag (its page keeps
+    showing what it showed when the link was made); else, or with ``latest``, the newest build,
+    whose pages move."""
+    return project.release_url if not latest and from_tag(project) else project.site_url
+
+
 def url(project: Project, claim_id: str, *, latest: bool = False) -> str:
-    """The claim's page in this site release (which keeps showing what it showed when the link
-    was made), or with ``latest`` in the newest build."""
-    return pinned(project.site_url if latest else project.release_url, claim_id)
+    """The claim's page in the site :func:`site` names."""
+    return pinned(site(project, latest=latest), claim_id)
 
 
 def markdown(facts: Facts, claim: Claim, *, latest: bool = False) -> str:
@@ -113,14 +147,44 @@ def _text(page: Path) -> str:
 FAILING = re.compile(r'class="jaxwaits-claim-(status|link) jaxwaits-failing\b')
 
 
+def local_paths(project: Project) -> list[str]:
+    """Paths only the machine that builds has: the checkout's, and this Python's environment
+    when it is one of its own (a virtual environment; a system's prefix such as /usr is not)."""
+    paths = [str(project.root.resolve())]
+    if sys.prefix != sys.base_prefix:
+        paths.append(str(Path(sys.prefix).resolve()))
+        paths.append(sys.prefix)
+    return sorted(set(paths))
+
+
+CACHE = ".doctrees"  # Sphinx's own cache, kept outside the published output on Read the Docs
+
+
+def leaked(html: Path, paths: Sequence[str]) -> list[str]:
+    """Each file of the site at ``html`` that holds one of ``paths``: a file of the builder's
+    (a kernel spec naming its interpreter, a traceback) that a reader would be served."""
+    found = re.compile(b"|".join(re.escape(p.encode()) + rb"(?![\w.-])" for p in paths))
+    problems = []
+    for file in sorted(html.rglob("*")):
+        if file.is_file() and CACHE not in file.relative_to(html).parts:
+            hit = found.search(file.read_bytes())
+            if hit:
+                problems.append(
+                    f"{file.relative_to(html)}: holds {hit.group().decode()}, a path of the "
+                    "machine that built it; it must not be published"
+                )
+    return problems
+
+
 def check_site(project: Project, registry: Registry, html: Path) -> list[str]:
-    """Every claim's page, anchor and cite link resolves in a built site at ``html``, and no page
-    shows a claim as failing."""
+    """Every claim's page, anchor and cite link resolves in a built site at ``html``, no page
+    shows a claim as failing, and no file holds a path of the machine that built it."""
     problems = [
         f"{page.relative_to(html)}: shows a failing claim; this site must not be published"
         for page in sorted(html.rglob("*.html"))
         if FAILING.search(page.read_text(encoding="utf-8"))
     ]
+    problems += leaked(html, local_paths(project))
     for claim in registry.claims.values():
         link = page(claim.id)
         built = html / link

@@ -1,6 +1,7 @@
 """The claims index a wheel carries, so that ``cite`` and ``claims`` answer where there is no
 checkout (``pip install jaxwaits``): the claims, each one's verdict on every release (CPU) and on
-each release verified on another backend, and where the site release is published. ``setup.py``
+each release verified on another backend, and where the site release is published (if it was
+made from the release's tag; else links go to the newest build). ``setup.py``
 writes it from the checkout a wheel is built from; in a checkout the command line makes the same
 index from the checkout itself, so both print from one kind of value, and a test builds the
 wheel and compares what each prints."""
@@ -17,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jaxwaits import files
-from jaxwaits.chain import facts, verdicts
+from jaxwaits.chain import cite, facts, verdicts
 from jaxwaits.chain.verdicts import ClaimVerdict, Elsewhere, Verdict
 from jaxwaits.claims import scope
 from jaxwaits.claims.registry import ID, Claim, Registry
@@ -44,15 +45,16 @@ class Index:
 
     version: str  # the site release it was made from ([project] version)
     site_url: str
-    release_url: str
+    release_url: str | None  # None where it was not made from the release's tag (cite.from_tag)
     registry: Registry  # the claims alone
     releases: list[str]  # the universe's, oldest first
     verdicts: dict[str, dict[str, ClaimVerdict]]  # claim ID -> release -> verdict (CPU)
     elsewhere: dict[str, list[Elsewhere]]  # claim ID -> its verdicts on other backends
 
     def site(self, *, latest: bool) -> str:
-        """Where links point: this site release, or with ``latest`` the newest build."""
-        return self.site_url if latest else self.release_url
+        """Where links point: this site release, if made from its tag; else, or with ``latest``,
+        the newest build."""
+        return self.site_url if latest or self.release_url is None else self.release_url
 
 
 def of(found: facts.Facts) -> Index:
@@ -65,7 +67,7 @@ def of(found: facts.Facts) -> Index:
     return Index(
         project.version,
         project.site_url,
-        project.release_url,
+        project.release_url if cite.from_tag(project) else None,
         Registry(claims, (), (), ()),
         found.releases,
         found.verdicts,
@@ -190,8 +192,10 @@ def _index(top: object) -> Index:
     if _field(top, "format", "") != FORMAT:
         raise _Invalid(f"format is {top['format']!r:.40}, not {FORMAT}: another release wrote it")
     site = _url(_field(top, "site-url", ""), "site-url")
-    release = _url(_field(top, "release-url", ""), "release-url")
-    if urlsplit(release).netloc != urlsplit(site).netloc:
+    release = _field(top, "release-url", "")
+    if release is not None:
+        release = _url(release, "release-url")
+    if release is not None and urlsplit(release).netloc != urlsplit(site).netloc:
         raise _Invalid(f"release-url {release!r} is not on the site {site!r}")
     releases = _list(_field(top, "releases", ""), "releases", _release)
     claims: dict[str, Claim] = {}

@@ -23,6 +23,7 @@ SKIPPED = {
     ".venv",
     "venv",
     "_build",
+    "_readthedocs",  # Read the Docs' output ($READTHEDOCS_OUTPUT), inside the checkout it builds
     "__pycache__",
     ".pytest_cache",
     ".ruff_cache",

@@ -38,7 +38,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
-from jaxwaits.chain import facts, problems
+from jaxwaits.chain import cite, facts, problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import checkout
 from jaxwaits.project import find_project
@@ -80,11 +80,13 @@ def _read_inputs(app: Sphinx) -> None:
     project = find_project(Path(app.srcdir))
     found = facts.load(project)
     try:
-        release_url = project.release_url
+        # pinned to the release only in a build made from its tag; else to the newest build
+        pinned = cite.from_tag(project)
+        links_to = project.release_url if pinned else project.site_url
     except JaxwaitsError as error:
         logger.warning("%s: so the claims' permanent links cannot be given", error)
-        release_url = ""
-    site(app.env).inputs = Inputs(found, cells.built_on(app), release_url)
+        pinned, links_to = False, ""
+    site(app.env).inputs = Inputs(found, cells.built_on(app), links_to, pinned)
 
 
 def _publishable(app: Sphinx, exception: Exception | None) -> None:

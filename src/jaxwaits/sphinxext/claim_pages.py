@@ -36,6 +36,7 @@ from jaxwaits.sphinxext import elsewhere, ledger_table, terms
 from jaxwaits.sphinxext.state import Citation, Context, inputs, site
 
 logger = logging.getLogger(__name__)
+APIDOCS = "apidocs/"  # sphinx-autodoc2's pages: the package's API, read from its source
 
 
 class claim_status(nodes.General, nodes.Element):
@@ -50,6 +51,10 @@ class claim_mark(nodes.Inline, nodes.TextElement):
     """A reference to a claim as a reader meets it: a short mark after the phrase it backs (the
     claim's standing), linking the claim, and the claim's sentence beside it, shown while the
     mark is hovered, focused or (on a touch screen) tapped. Drawn by :func:`_visit_mark`."""
+
+
+class claim_copy_link(nodes.Inline, nodes.Element):
+    """Placeholder for a claim box's copy-link control, filled in as each build links."""
 
 
 class claim_page(nodes.General, nodes.Element):
@@ -69,14 +74,16 @@ def badge(seen: ClaimStanding, small: bool = False) -> nodes.inline:
     )
 
 
-def copy_link(release_url: str, claim_id: str) -> nodes.reference:
-    """The claim's permanent link, as ``cite`` gives it; the site's script turns a click on it
-    into a copy to the clipboard (without script it is a plain link)."""
+def copy_link(app: Sphinx, claim_id: str) -> nodes.reference:
+    """The claim's link, as ``cite`` gives it (pinned to this site release only in a build made
+    from its tag); the site's script turns a click on it into a copy to the clipboard (without
+    script it is a plain link)."""
+    found = inputs(app)
     return nodes.reference(
         "copy link",
         "copy link",
-        refuri=cite.pinned(release_url, claim_id),
-        reftitle=f"Copy the permanent link to claim {claim_id}",
+        refuri=cite.pinned(found.links_to, claim_id),
+        reftitle=f"Copy the {'permanent ' if found.pinned else ''}link to claim {claim_id}",
         classes=["jaxwaits-copy-link"],
     )
 
@@ -105,7 +112,7 @@ class ClaimDirective(SphinxDirective):
         head += nodes.inline("claim", "claim", classes=["jaxwaits-claim-word"])
         head += nodes.Text(" ")
         head += terms.page_link(self.env.docname, f"/{PAGES}/{claim.id}", claim.id)
-        head += copy_link(inputs(self.env.app).release_url, claim.id)
+        head += claim_copy_link(claim_id=claim.id)
         box += head
         box += nodes.container("", *self.parse_content_to_nodes(), classes=["jaxwaits-statement"])
         box += claim_status(claim_id=claim.id)
@@ -263,6 +270,8 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         node.replace_self(_page_body(app, fromdoc, node["claim_id"]))
     for node in list(doctree.findall(claims_index)):
         node.replace_self(_index_table(app, fromdoc))
+    for node in list(doctree.findall(claim_copy_link)):
+        node.replace_self(copy_link(app, node["claim_id"]))
     for node in list(doctree.findall(claim_status)):
         node.replace_self(_status_paragraph(app, fromdoc, claims.claims[node["claim_id"]]))
     tips = itertools.count(1)  # each mark's sentence has an ID of its own on the page
@@ -332,12 +341,18 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
         stated += nodes.Text(".")
         body.append(stated)
     permanent = nodes.paragraph(classes=["jaxwaits-permanent"])
-    release_url = inputs(app).release_url
-    pinned = cite.pinned(release_url, claim_id)
-    permanent += nodes.Text("Permanent link, pinned to this site release: ")
-    permanent += nodes.reference(pinned, pinned, refuri=pinned)
+    found = inputs(app)
+    link = cite.pinned(found.links_to, claim_id)
+    if found.pinned:
+        permanent += nodes.Text("Permanent link, pinned to this site release: ")
+    else:  # no release is published from what this build was made of
+        permanent += nodes.Text(
+            "Link to the newest build of the site, whose page changes as the site does (only "
+            "a build made from a release's tag gives a link pinned to that release): "
+        )
+    permanent += nodes.reference(link, link, refuri=link)
     permanent += nodes.Text(" (")
-    permanent += copy_link(release_url, claim_id)
+    permanent += copy_link(app, claim_id)
     permanent += nodes.Text("; or ")
     command = f"python -m jaxwaits cite {claim_id}"
     permanent += nodes.literal(command, command)
@@ -345,7 +360,7 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
     body.append(permanent)
     body += _releases_table(app, fromdoc, claim)
     names = {claim_id, *claim.renamed_from}
-    citing = nodes.bullet_list()
+    pages, api = nodes.bullet_list(), nodes.bullet_list()
     for doc, facts in sorted(site(app.env).pages.items()):
         places = [c for c in facts.citations if c.claim_id in names]
         if not places or doc == fromdoc:
@@ -356,9 +371,11 @@ def _page_body(app: Sphinx, fromdoc: str, claim_id: str) -> list[nodes.Node]:
         for i, place in enumerate(labelled):
             item += nodes.Text(": " if i == 0 else ", ")
             item += _link(app, fromdoc, doc, place.anchor, place.label)
-        citing += nodes.list_item("", item)
-    if len(citing):
-        body += [nodes.paragraph(text="Cited from:"), citing]
+        (api if doc.startswith(APIDOCS) else pages).append(nodes.list_item("", item))
+    # the site's pages first; the package's own API documentation after them, apart
+    for said, citing in (("Cited from:", pages), ("Cited in the API documentation:", api)):
+        if len(citing):
+            body += [nodes.paragraph(text=said), citing]
     return body
 
 
@@ -576,7 +593,7 @@ def setup(app: Sphinx) -> None:
     app.add_role("claim", ClaimRole())
     app.add_directive("claim-page", ClaimPageDirective)
     app.add_directive("claims-index", ClaimsIndexDirective)
-    for node in (claim_status, claim_reference, claim_page, claims_index):
+    for node in (claim_status, claim_copy_link, claim_reference, claim_page, claims_index):
         app.add_node(node)
     app.add_node(claim_mark, html=(_visit_mark, _depart_mark))
     app.connect("builder-inited", _write_pages)

@@ -4,7 +4,9 @@ Every kernel loads :mod:`jaxwaits.evidence.kernel`, which runs each snippet cell
 interpreter as the tests do. ``python3`` is the default; ``jaxwaits_kernels`` in ``conf.py`` maps
 other kernel names to extra environment variables, for pages whose snippets need an environment set
 before JAX starts (a page picks one in its front matter: ``kernelspec: name: ...``). The kernel
-specs are written into the build folder and found first there, so nothing is installed outside it.
+specs name this interpreter by its path on the builder's machine, so they are written into a
+temporary folder for the build's length and found first there: nothing is installed, and nothing
+of them lands in the docs tree or the published site.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import sys
+import tempfile
 from importlib import metadata
 from pathlib import Path
 
@@ -48,7 +52,7 @@ def kernel_env(app: Sphinx, docname: str) -> tuple[str, dict[str, str]]:
 
 
 def _write_kernel_specs(app: Sphinx) -> None:
-    root = Path(app.doctreedir).parent / "jupyter"
+    root = Path(tempfile.mkdtemp(prefix="jaxwaits-kernels-"))
     for name, env in {DEFAULT_KERNEL: {}, **app.config.jaxwaits_kernels}.items():
         spec = {
             "argv": [
@@ -69,9 +73,17 @@ def _write_kernel_specs(app: Sphinx) -> None:
         folder = root / "kernels" / name
         folder.mkdir(parents=True, exist_ok=True)
         write_atomic(folder / "kernel.json", json.dumps(spec, indent=2))
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        filter(None, [str(root), os.environ.get("JUPYTER_PATH")])
-    )
+    before = os.environ.get("JUPYTER_PATH")
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(root), before]))
+
+    def remove(app: Sphinx, exception: Exception | None) -> None:
+        shutil.rmtree(root, ignore_errors=True)
+        if before is None:
+            os.environ.pop("JUPYTER_PATH", None)
+        else:
+            os.environ["JUPYTER_PATH"] = before
+
+    app.connect("build-finished", remove)
 
 
 def setup(app: Sphinx) -> None:

@@ -31,7 +31,7 @@ from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.universe import Universe
 
 ATTRIBUTE = "jaxwaits_site"
-VERSION = 14  # of these classes as pickled with the environment: bump it when they change
+VERSION = 15  # of these classes as pickled with the environment: bump it when they change
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,8 @@ class Inputs:
 
     facts: Facts
     platform: Platform
-    release_url: str  # what `cite` links to
+    links_to: str  # the site claims' links point to, as `cite` gives them ("" if unknown)
+    pinned: bool  # links_to is this site release's, in a build made from its tag
 
     @property
     def project(self) -> Project:
