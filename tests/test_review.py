@@ -17,6 +17,7 @@ import pytest
 from conftest import ROOT
 
 from jaxwaits import cli, review
+from jaxwaits.chain import packaged
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.review import facts, formats
 from jaxwaits.review import rules as registry
@@ -599,10 +600,20 @@ def test_sarif_is_sarif_2_1_0(tmp_path: Path) -> None:
     assert location["region"]["startLine"] >= 1 and result["level"] == "warning"
 
 
-def test_links_are_pinned_like_cite() -> None:
+def test_links_are_pinned_like_cite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finding links the release only where the installed index was made from its tag."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert pyproject["tool"]["jaxwaits"]["release-url"] == formats.RELEASE_URL
-    assert formats.site() == formats.RELEASE_URL.format(version=pyproject["project"]["version"])
+    assert pyproject["tool"]["jaxwaits"]["site-url"] == formats.SITE_URL
+    pinned = "https://jax-waits.readthedocs.io/en/v9.9.9/"
+    for release_url, links in [(None, formats.SITE_URL), (pinned, pinned)]:
+        index = packaged.Index("9.9.9", formats.SITE_URL, release_url, None, [], {}, {})  # type: ignore[arg-type]
+        monkeypatch.setattr(packaged, "carried", lambda index=index: index)
+        formats.site.cache_clear()
+        assert formats.site() == links
+    monkeypatch.setattr(packaged, "carried", lambda: None)  # a checkout's source
+    formats.site.cache_clear()
+    assert formats.site() == formats.SITE_URL
+    formats.site.cache_clear()
 
 
 def test_every_rule_documents_its_checklist_item_and_claims_and_the_page_shows_it() -> None:

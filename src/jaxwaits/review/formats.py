@@ -1,6 +1,7 @@
 """A review's findings as text, a pull-request comment (markdown), GitHub workflow annotations,
-SARIF 2.1.0 for code scanning, or JSON. Every finding links its checklist item and claims, pinned
-to the site release of this jaxwaits.
+SARIF 2.1.0 for code scanning, or JSON. Every finding links its checklist item and claims: on the
+site release of this jaxwaits where its wheel was made from the release's tag, as ``cite`` links;
+else on the newest build.
 
 Nothing that comes from the files reviewed (their names, the code a message quotes, a parser's
 error) is shown raw: a line of text or Markdown holds no line break or escape character, and no
@@ -19,12 +20,12 @@ from importlib import metadata
 from pathlib import Path
 from urllib import parse
 
-from jaxwaits.chain import cite
+from jaxwaits.chain import cite, packaged
 from jaxwaits.review.results import Located, Review, named
 from jaxwaits.review.rules import RULES, Rule
 
-# The site release this jaxwaits belongs to; kept equal to [tool.jaxwaits] release-url (a test).
-RELEASE_URL = "https://jax-waits.readthedocs.io/en/v{version}/"
+# The newest build of the site; kept equal to [tool.jaxwaits] site-url (a test).
+SITE_URL = "https://jax-waits.readthedocs.io/en/latest/"
 
 
 class Format(enum.Enum):
@@ -37,8 +38,10 @@ class Format(enum.Enum):
 
 @functools.cache
 def site() -> str:
-    """This jaxwaits's site release (read once: every finding links to it)."""
-    return RELEASE_URL.format(version=metadata.version("jaxwaits"))
+    """Where findings link (read once): the site release this jaxwaits was built with, where
+    its wheel was made from that release's tag, as ``cite`` links; else the newest build."""
+    index = packaged.carried()
+    return SITE_URL if index is None else index.site(latest=False)
 
 
 def checklist_url(rule: Rule) -> str:
