@@ -194,8 +194,8 @@ def test_a_claim_about_a_gpu_says_what_its_run_there_showed() -> None:
     seen = standing(about, ran, CPU, on_gpu)
     assert seen.standing is Standing.NEEDS_BACKEND
     assert seen.detail == (
-        "not observable on cpu, so not verified here; a recorded run on GPU (NVIDIA H200, jax "
-        "0.11.2): holds"
+        "cannot be shown on CPU, so not verified here; a recorded run on GPU (NVIDIA "
+        "H200, jax 0.11.2): holds"
     )
     assert standing(about, ran, CPU).detail.endswith("; rests on the source")
 

@@ -9,6 +9,7 @@ from jaxwaits.chain import changes, columns, links_out, marks, problems, standin
 from jaxwaits.chain.facts import Facts
 from jaxwaits.chain.standing import Ran, Standing
 from jaxwaits.chain.verdicts import ClaimVerdict, Verdict, judge_for
+from jaxwaits.claims import scope
 from jaxwaits.claims.registry import Claim, Registry
 from jaxwaits.claims.scope import Scope
 from jaxwaits.evidence.outcomes import Outcome
@@ -18,6 +19,7 @@ from jaxwaits.pieces.drift import PieceOutcome
 from jaxwaits.project import Project
 from jaxwaits.releases.ledger import PieceEntry, SnippetEntry, Verification
 from jaxwaits.releases.universe import Universe
+from jaxwaits.sphinxext.changes import noticed
 
 HOLDS, FAILS = ClaimVerdict(Verdict.HOLDS), ClaimVerdict(Verdict.FAILS, "why")
 
@@ -185,7 +187,7 @@ def test_a_claim_about_another_backend_needs_it_even_when_its_snippets_pass() ->
         "needs gpu",
         "jaxwaits-needs-gpu",
     )
-    assert seen.detail == "not observable on cpu, so not verified here; rests on the notes"
+    assert seen.detail == ("cannot be shown on CPU, so not verified here; rests on the notes")
     failing = standing.standing(gpu, _ran(("bye", Outcome.CRASHED)), CPU)
     assert failing.standing is Standing.FAILING  # a failing snippet fails it all the same
 
@@ -218,14 +220,36 @@ def test_every_verdict_outcome_and_standing_has_a_mark_a_meaning_and_an_anchor()
     assert set(marks.MARKS) == set(marks.MEANING) == set(Verdict)
     assert set(marks.PIECE_MARKS) == set(marks.PIECE_MEANING) == set(PieceOutcome)
     assert set(standing.SHAPES) == set(marks.STANDING_MEANING) == set(Standing)
+    values = {(axis.name, value) for axis in scope.AXES for value in axis.values}
+    assert set(marks.SCOPE_MEANING) == values  # every word a status line shows is defined
     assert len(set(marks.MARKS.values())) == len(Verdict)  # no two verdicts look alike
     anchors = [
         *map(marks.verdict_id, Verdict),
         *map(marks.piece_id, PieceOutcome),
         *map(marks.standing_id, Standing),
+        *(marks.scope_id(axis, value) for axis, value in values),
     ]
     assert len(set(anchors)) == len(anchors)
     assert marks.verdict_id(Verdict.NOT_VERIFIED) == "verdict-not-verified"  # from the code
+
+
+def test_a_verdict_is_shown_in_words_that_cannot_read_as_does_not_apply() -> None:
+    """Issue 38, point 5: "not observable" read as "does not apply"; the stored code stays."""
+    assert Verdict.NOT_OBSERVABLE.value == "not-observable"
+    assert Verdict.NOT_OBSERVABLE.words == "cannot be shown"
+    assert "not to say that the claim does not apply" in marks.MEANING[Verdict.NOT_OBSERVABLE]
+    assert [v.words for v in Verdict if "observable" in v.words] == []
+
+
+def test_a_release_where_only_the_source_changed_is_folded_away() -> None:
+    """Issue 38, point 7: a release where no verdict changed and no snippet printed otherwise
+    is one line of a list at the end of the changes page, not an entry of its own."""
+    source = (("array.ArrayImpl.copy_to_host_async", "its upstream text changed"),)
+    only_source = changes.Change("0.7.2", "0.7.1", (), (), source)
+    assert only_source and not noticed(only_source)
+    assert noticed(changes.Change("0.7.2", "0.7.1", (), ("bye",), source))
+    verdict = (("says-bye", Verdict.HOLDS_OUTPUT_DIFFERS, Verdict.HOLDS),)
+    assert noticed(changes.Change("0.7.2", "0.7.1", verdict, (), ()))
 
 
 def test_a_release_note_must_say_a_change_of_its_own_release() -> None:

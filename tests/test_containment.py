@@ -218,7 +218,7 @@ def test_6_the_verdict_words_a_known_file_stores_are_the_classifications() -> No
     assert [v.words for v in verdicts.CLASSIFICATIONS] == [
         "holds, output differs",
         "does not hold",
-        "not observable",
+        "cannot be shown",
         "absent",
     ]
 

@@ -284,7 +284,13 @@ kernelspec:
 :load: ../snippets/split_output.py
 ```
 
+```{{release-picker}}
+```
+
 ```{{verification-matrix}}
+```
+
+```{{verification-summary}}
 ```
 """
 
@@ -302,14 +308,17 @@ sys.stdout.write("windows line\\r\\n\\n\\n")
 '''
 
 
-def _ledger_file(site: Path, jax: str, bye: str, detail: str = "") -> str:
-    """A ledger file as verify writes it, judging the snippets as they are now."""
+def _ledger_file(site: Path, jax: str, bye: str, detail: str = "", printed: str = "") -> str:
+    """A ledger file as verify writes it, judging the snippets as they are now (``printed``:
+    what bye printed, if not its status)."""
     platform = {"jax": jax, "jaxlib": jax, "python": "3.13", "backend": "cpu"}
     snippets = {
         name: {"status": status, "detail": text, "printed": f"{name} {status}"}
         | {"fingerprint": read_snippet(site / "snippets" / f"{name}.py").fingerprint(jax)}
         for name, status, text in (("bye", bye, detail), ("hello", "matched", ""))
     }
+    if printed:
+        snippets["bye"]["printed"] = f"bye {printed}"
     return json.dumps({"platform": platform, "snippets": snippets, "pieces": {}}, indent=2)
 
 
@@ -321,13 +330,26 @@ text = "ciao\\n"
 [output.verdicts.says-bye]
 verdict = "holds-output-differs"
 why = "it said bye in Italian"
+
+[[output]]
+releases = ["0.4.31"]
+text = "ciao!\\n"
+
+[output.verdicts.says-bye]
+verdict = "holds-output-differs"
+why = "it said bye in Italian"
 """
 
 
 CHANGES = """# Changes
 
+```{release-note} 0.4.31
+It says ciao with an exclamation mark{changed-in}`0.4.31 <bye>`.
+```
+
 ```{release-note} 0.5.3
-It says bye in English in this release, where it said ciao: {changed-in}`0.5.3 <bye>`.
+It says bye in English in this release{changed-in}`0.5.3 <bye>`, where it said ciao, with an
+exclamation mark from {changed-in}`0.4.31 <bye>`.
 ```
 
 ```{release-changes}
@@ -347,12 +369,16 @@ def standings(site: Path) -> Path:
     (site / "docs" / "standings.md").write_text(STANDINGS)
     (site / "docs" / "glossary.md").write_text("# Glossary\n\n```{site-terms}\n```\n")
     (site / "docs" / "changes.md").write_text(CHANGES)
-    toc = "\n```{toctree}\nstandings\nglossary\nchanges\n```\n"
+    (site / "docs" / "gpu.md").write_text("# On a GPU\n\nWhat carries over.\n")
+    toc = "\n```{toctree}\nstandings\nglossary\nchanges\ngpu\n```\n"
     (site / "docs" / "index.md").write_text(PAGE + toc)
     verified = site / "docs" / "verified"
     verified.mkdir()
     (verified / "jax-0.4.30-cpu.json").write_text(
         _ledger_file(site, "0.4.30", "known-difference", "-bye\n+ciao\n")
+    )
+    (verified / "jax-0.4.31-cpu.json").write_text(  # fares as 0.4.30 did: one column
+        _ledger_file(site, "0.4.31", "known-difference", "-bye\n+ciao!\n", printed="ciao!")
     )
     (verified / "jax-0.5.3-cpu.json").write_text(_ledger_file(site, "0.5.3", "matched"))
     return site
@@ -372,7 +398,7 @@ def test_a_verified_and_a_needs_gpu_claim_are_told_apart(standings_built) -> Non
     assert 'class="jaxwaits-claim-status jaxwaits-needs-gpu"' in gpu
     badge = '<span class="jaxwaits-badge jaxwaits-needs-gpu">◇ needs gpu</span>'
     defined = '<a class="jaxwaits-term reference internal" href="glossary.html#standing-needs">'
-    assert f"{defined}{badge}</a>: not observable on cpu, so not verified here" in gpu
+    assert f"{defined}{badge}</a>: cannot be shown on CPU, so not verified here" in gpu
     assert "verified in this build" not in gpu
     assert (
         'class="jaxwaits-claim-status jaxwaits-verified"'
@@ -383,28 +409,87 @@ def test_a_verified_and_a_needs_gpu_claim_are_told_apart(standings_built) -> Non
 def test_the_matrix_marks_each_release_and_links_its_page(standings_built) -> None:
     _, html = standings_built
     page = (html / "standings.html").read_text()
-    assert ">0.4.30<" in page and ">0.5.3<" in page
+    assert ">0.4.30 – 0.4.31<" in page and ">0.5.3<" in page
     # a cell that does not simply hold links to its release's page, which says why
     differs = '<a class="reference internal" href="release/0.4.30.html"><span class="{}">✓*<'
     assert differs.format("jaxwaits-v-holds-output-differs") in page
     assert '<span class="jaxwaits-v-holds">✓</span>' in page  # holds: nothing more to say
     assert "it said bye in Italian" not in page and "title=" not in page.split("<table")[1]
     assert "jaxwaits-v-not-observable" in page  # the gpu claim, on a cpu release
-    assert ": holds on CPU 0.5.3; holds, output differs on CPU 0.4.30</p>" in page  # its summary
+    summary = ": holds on CPU 0.5.3; holds, output differs on CPU 0.4.30 – 0.4.31</p>"
+    assert summary in page
     older = (html / "release/0.4.30.html").read_text()
     newer = (html / "release/0.5.3.html").read_text()
     assert 'id="release-0-4-30"' in older and "it said bye in Italian" in older
     # a reason is said once, on the newest release's page it applies to; an older one links there
-    assert "needs gpu, not cpu" in newer and "needs gpu, not cpu" not in older
+    gpu_only = "only a GPU can show it, and this run was on CPU"
+    assert gpu_only in newer and gpu_only not in older.split("Claim by claim")[1]
     assert 'As on <a class="reference internal" href="0.5.3.html">jax 0.5.3</a>' in older
     # each mark of the legend, and each verdict word, links to its definition
     assert page.count('href="glossary.html#verdict-') >= 8
     glossary = (html / "glossary.html").read_text()
     assert 'id="verdict-holds-output-differs"' in glossary and 'id="standing-needs"' in glossary
     claim = (html / "claim/says-bye.html").read_text()
-    assert "holds on CPU 0.5.3; holds, output differs on CPU 0.4.30" in claim
+    assert "holds on CPU 0.5.3; holds, output differs on CPU 0.4.30 – 0.4.31" in claim
     assert "it said bye in Italian" in claim
     assert 'href="../release/0.4.30.html#release-0-4-30"' in claim  # where that range is said
+
+
+def _text(html: str) -> str:
+    """What a reader reads of some HTML: its text, without tags."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def test_every_release_has_a_page_that_says_in_words_what_holds_there(standings_built) -> None:
+    """Issue 38, points 5 and 9: ``release/0.4.31.html`` was a 404 (a column's page is named
+    after its first release); now it leads to 0.4.31's anchor on that page. The page opens
+    with a paragraph in words, never says "not observable" (read as "does not apply"), and
+    folds the raw differences below its words; the matrix page lists every release, each
+    linked to where it is said."""
+    _, html = standings_built
+    assert 'url=0.4.30.html#release-0-4-31"' in (html / "release/0.4.31.html").read_text()
+    article = (html / "release/0.4.30.html").read_text()
+    lead = _text(article.split('class="jaxwaits-release-lead">')[1].split("</p>")[0])
+    assert lead.startswith("On these releases, 1 of the site") and "4 claims holds as" in lead
+    assert "1 more holds although a snippet behind it prints something other than" in lead
+    assert "None was seen not to hold. 1 cannot be shown on these releases" in lead
+    assert "not to say that it does not apply: only a GPU can show it" in lead
+    assert "1 is not verified here: prints-in-pieces" in lead
+    assert "not observable" not in article and "cannot be shown" in article
+    words, raw = article.index("jaxwaits-release-lead"), article.index('<details class="jaxwaits')
+    assert words < raw < article.index("ciao")  # the diff comes after the words, folded
+    picker = (html / "standings.html").read_text().split('class="jaxwaits-release-picker')[1]
+    picker = picker.split("</ul>")[0]
+    for release, target in (("0.5.3", "0.5.3"), ("0.4.31", "0.4.30"), ("0.4.30", "0.4.30")):
+        anchor = release.replace(".", "-")
+        assert f'href="release/{target}.html#release-{anchor}">{release}</a>' in picker
+
+
+def test_a_pages_claims_share_their_scope_once_and_each_line_says_what_differs(
+    standings_built,
+) -> None:
+    """Issue 38, point 8: every status line repeated "limited to CPU, one dispatching thread,
+    …"; now a note before a page's first claim says it once, with each word linked to its
+    definition ("CPU" to the page on what carries over to a GPU), and a claim's line names only
+    what differs. A claim's own page still says it all."""
+    _, html = standings_built
+    body = (html / "standings.html").read_text()
+    assert body.count('class="jaxwaits-claims-note"') == 1
+    assert body.index("jaxwaits-claims-note") < body.index('id="claim-says-bye"')
+    note = body.split('class="jaxwaits-claims-note">')[1].split("</p>")[0]
+    assert _text(note).startswith("Unless a claim says otherwise, these claims are limited to")
+    assert 'href="gpu.html">CPU</a>' in note
+    assert 'href="glossary.html#scope-threads-one">one dispatching thread</a>' in note
+    assert body.count("one dispatching thread") == 1
+    says_bye, on_a_gpu, in_pieces = (
+        line.split("</p>")[0] for line in body.split('class="jaxwaits-claim-status')[1:]
+    )
+    assert "limited to" not in says_bye and "limited to" not in in_pieces
+    assert "limited to" in on_a_gpu and 'href="gpu.html">GPU</a>' in on_a_gpu
+    claim = (html / "claim/says-bye.html").read_text().split('class="jaxwaits-claim-status')[1]
+    assert "one dispatching thread" in claim.split("</p>")[0]
+    glossary = (html / "glossary.html").read_text()
+    assert 'id="scope-failures-none"' in glossary and 'id="scope-context-eager"' in glossary
 
 
 ON_A_GPU = """
@@ -459,7 +544,7 @@ def on_a_gpu(standings_built, tmp_path_factory: pytest.TempPathFactory) -> tuple
     (root / "docs" / "matrix.md").write_text(matrix)
     (root / "docs" / "gpu.md").write_text(GPU_PAGE)
     index = root / "docs" / "index.md"
-    index.write_text(index.read_text().replace("changes\n```", "changes\nmatrix\ngpu\n```"))
+    index.write_text(index.read_text().replace("gpu\n```", "gpu\nmatrix\n```"))
     platform = {"jax": "0.5.3", "jaxlib": "0.5.3", "python": "3.12", "backend": "gpu"}
     platform |= {"device": "Test GPU", "driver": "1.2"}
     snippets = {
@@ -488,7 +573,10 @@ def test_a_run_on_a_gpu_is_shown_beside_the_cpu_releases(on_a_gpu) -> None:
     assert "On GPU (Test GPU, jax 0.5.3), a recorded run printed:" in page
     assert "salut" in page.split('id="snippet-bye"')[1]
     # the status line, and the matrix: a column for the run, a section saying why
-    said = "holds on CPU 0.5.3; holds, output differs on CPU 0.4.30; on GPU (Test GPU, jax 0.5.3)"
+    said = (
+        "holds on CPU 0.5.3; holds, output differs on CPU 0.4.30 – 0.4.31; on GPU (Test GPU, jax "
+        "0.5.3)"
+    )
     assert f"{said}: holds, output differs" in page
     matrix = (html / "matrix.html").read_text()
     assert "On other backends" in matrix and 'href="run/gpu-0.5.3.html"' in matrix
@@ -532,11 +620,21 @@ def test_a_release_note_leads_its_releases_entry_and_the_ledgers_list_links(
 ) -> None:
     _, html = standings_built
     page = (html / "changes.html").read_text()
+    assert page.index('id="changed-in-0-5-3"') < page.index(
+        'id="changed-in-0-4-31"'
+    )  # newest first
     entry = page.split('id="changed-in-0-5-3"')[1].split("</section>")[0]
     note = entry.split('class="jaxwaits-release-note')[1].split("What the ledger shows")[0]
     assert "It says bye in English in this release" in note
-    assert 'href="#changed-in-0-5-3"' in note  # its citation, checked against the ledger
-    assert "What the ledger shows, against jax 0.4.30:" in entry
+    # its citation of its own release: a mark linking the fact in the list below, the release
+    # not said again; one of another release: that release, linking its entry
+    mark = (
+        '<a class="jaxwaits-claim-link jaxwaits-changed-mark" href="#changed-in-0-5-3-snippet-bye"'
+    )
+    assert mark in note and ">0.5.3<" not in note
+    assert 'href="#changed-in-0-4-31">0.4.31</a>' in note
+    assert 'id="changed-in-0-5-3-snippet-bye"' in entry.split("What the ledger shows")[1]
+    assert "What the ledger shows, against jax 0.4.31:" in entry
     assert 'href="claim/says-bye.html"' in entry  # the claim whose verdict changed, linked
     assert 'href="glossary.html#verdict-holds-output-differs"' in entry
 
@@ -743,7 +841,7 @@ def test_a_boundary_a_page_names_must_be_in_the_ledger_in_every_build(faulty) ->
     for done in (first, again):
         said = _said(done)
         assert "boundaries.md:7" in said
-        assert "{changed-in}`0.5.3 <hello>`: hello printed the same on jax 0.4.30 and 0.5.3" in said
+        assert "{changed-in}`0.5.3 <hello>`: hello printed the same on jax 0.4.31 and 0.5.3" in said
         assert "<bye>`:" not in said  # bye printed something else on 0.5.3
         assert "boundaries.md:9" in said
         assert "'up to jax 0.4.30' names a release boundary in plain words" in said

@@ -116,8 +116,8 @@ def test_the_declared_releases_must_agree_with_the_ledger() -> None:
     assert verdicts.release_problems(claim(since="0.5.2"), found) == [
         "claim says-a holds on jax 0.5.1, outside the releases it declares (from jax 0.5.2): the "
         "boundary is wrong",
-        "claim says-a: its boundary at 0.5.2 rests on jax 0.5.1, which is holds, not verified "
-        "not to hold",
+        "claim says-a: its boundary at 0.5.2 rests on jax 0.5.1, whose verdict is 'holds', not "
+        "verified not to hold",
     ]
 
 

@@ -8,7 +8,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from jaxwaits.chain.verdicts import Elsewhere, summary_elsewhere
+from jaxwaits.chain.verdicts import BACKEND_WORDS, Elsewhere, summary_elsewhere
 from jaxwaits.claims.registry import Claim
 from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.platform import Platform
@@ -27,7 +27,7 @@ class Standing(enum.Enum):
 
     VERIFIED = "verified"
     FAILING = "failing"
-    NEEDS_BACKEND = "needs"  # observable only on another backend, so never verified here
+    NEEDS_BACKEND = "needs"  # only another backend can show it, so never verified here
 
 
 SHAPES = {Standing.VERIFIED: "✓", Standing.FAILING: "✗", Standing.NEEDS_BACKEND: "◇"}
@@ -85,7 +85,8 @@ def standing(
         return ClaimStanding(
             Standing.NEEDS_BACKEND,
             f"needs {claim.needs}",
-            f"not observable on {platform.backend}, so not verified here; {said}",
+            f"cannot be shown on {BACKEND_WORDS.get(platform.backend, platform.backend)}, so not "
+            f"verified here; {said}",
             claim.needs,
         )
     return ClaimStanding(Standing.VERIFIED, "verified in this build", f"on {platform.describe()}")

@@ -31,7 +31,7 @@ class Verdict(enum.Enum):
     HOLDS = "holds"  # every snippet behind it printed its recorded output
     HOLDS_OUTPUT_DIFFERS = "holds-output-differs"  # a known difference that leaves it true
     DOES_NOT_HOLD = "does-not-hold"  # a known difference that contradicts it
-    NOT_OBSERVABLE = "not-observable"  # this release or backend cannot show it
+    NOT_OBSERVABLE = "not-observable"  # this release or backend cannot show whether it holds
     ABSENT = "absent"  # the API it is about does not exist in that release
     NOT_VERIFIED = "not-verified"  # no ledger entry, or the release does not install here
     STALE = "stale"  # the entry judged another snippet or other outputs than today's
@@ -39,12 +39,15 @@ class Verdict(enum.Enum):
 
     @property
     def words(self) -> str:
-        """What the verdict is called where a person reads it."""
-        if self is Verdict.HOLDS_OUTPUT_DIFFERS:
-            return "holds, output differs"
-        return self.value.replace("-", " ")
+        """What the verdict is called where a person reads it (never "not observable", which
+        reads as "does not apply": the claim may well apply, its snippets cannot tell)."""
+        return _WORDS.get(self, self.value.replace("-", " "))
 
 
+_WORDS = {
+    Verdict.HOLDS_OUTPUT_DIFFERS: "holds, output differs",
+    Verdict.NOT_OBSERVABLE: "cannot be shown",
+}
 # what a maintainer may say a known output means for a claim (the words the known files store)
 CLASSIFICATIONS = tuple(Verdict(word) for word in CLASSIFIED)
 HOLDING = (Verdict.HOLDS, Verdict.HOLDS_OUTPUT_DIFFERS)
@@ -106,8 +109,12 @@ class Judge:
         if verification.not_installable:
             return ClaimVerdict(Verdict.NOT_VERIFIED, verification.not_installable)
         if claim.needs and claim.needs != verification.platform.backend:
-            backend = verification.platform.backend
-            return ClaimVerdict(Verdict.NOT_OBSERVABLE, f"needs {claim.needs}, not {backend}")
+            needs, ran = (
+                BACKEND_WORDS.get(b, b) for b in (claim.needs, verification.platform.backend)
+            )
+            return ClaimVerdict(
+                Verdict.NOT_OBSERVABLE, f"only a {needs} can show it, and this run was on {ran}"
+            )
         found = [self._snippet(verification, name, claim.id) for name in claim.evidence]
         if not found:
             return ClaimVerdict(Verdict.FAILS, "the claim has no evidence")
@@ -318,7 +325,7 @@ def release_problems(claim: Claim, verdicts: Mapping[str, ClaimVerdict]) -> list
         if beyond not in (Verdict.DOES_NOT_HOLD, Verdict.ABSENT):
             problems.append(
                 f"claim {claim.id}: its boundary at {bound} rests on jax {releases[neighbour]}, "
-                f"which is {beyond.words}, not verified not to hold"
+                f"whose verdict is {beyond.words!r}, not verified not to hold"
             )
     return problems
 

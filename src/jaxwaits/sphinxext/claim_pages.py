@@ -10,7 +10,9 @@ only a build can know — did each snippet run and pass here — as each claim's
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from docutils import nodes
@@ -25,7 +27,7 @@ from sphinx.writers.html5 import HTML5Translator
 from jaxwaits.chain import cite, problems, verdicts
 from jaxwaits.chain.cite import PAGES
 from jaxwaits.chain.marks import MARKS, standing_id, verdict_id
-from jaxwaits.chain.standing import ClaimStanding, standing
+from jaxwaits.chain.standing import ClaimStanding, Standing, standing
 from jaxwaits.chain.verdicts import BACKEND_WORDS
 from jaxwaits.claims import registry, scope  # docs/claim/<id>.md, generated for every claim
 from jaxwaits.claims.registry import Claim
@@ -233,19 +235,104 @@ def _docname(app: Sphinx, claim: Claim) -> str:
     return app.env.path2doc(str(claim.file)) or ""
 
 
-def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragraph:
+@dataclass(frozen=True)
+class Shared:
+    """What most claims on one page have in common, said once, in a note before the first:
+    per scope axis, the values they were limited to; and the oldest releases none of them was
+    verified on."""
+
+    scope: dict[str, tuple[str, ...]]
+    unverified: tuple[str, ...]
+    stamped: bool  # the page says at its top which platform its snippets ran on
+
+
+NO_SHARED = Shared({}, (), stamped=False)
+
+
+def shared(app: Sphinx, claims: list[Claim], stamped: bool) -> Shared:
+    """What ``claims`` share: per axis, the values more than half of them were limited to (a
+    claim that differs says so on its own line), and the oldest run of releases that none was
+    verified on."""
+    scope_shared = {}
+    for axis in scope.AXES:
+        counted = Counter(claim.scope.of(axis.name) for claim in claims)
+        values, count = counted.most_common(1)[0] if counted else ((), 0)
+        if values and 2 * count > len(claims) and set(values) != set(axis.values):
+            scope_shared[axis.name] = values
+    found = inputs(app).verdicts
+    unverified = ledger_table.unverified_first([found[claim.id] for claim in claims])
+    return Shared(scope_shared, unverified, stamped)
+
+
+def shared_note(app: Sphinx, fromdoc: str, said: Shared, whose: str) -> nodes.paragraph:
+    """``Unless a claim says otherwise, the claims on this page are limited to …``."""
+    note = nodes.paragraph(classes=["jaxwaits-claims-note"])
+    if said.scope:
+        note += nodes.Text(
+            f"Unless {whose} says otherwise, these claims are limited to what their snippets "
+            "tried: "
+        )
+        axes = [axis for axis in scope.AXES if axis.name in said.scope]
+        for i, axis in enumerate(axes):
+            note += [nodes.Text(", " if i < len(axes) - 1 else " and ")] if i else []
+            note += terms.scope_words(app, fromdoc, axis, said.scope[axis.name])
+        note += nodes.Text(". ")
+    if said.unverified:
+        shown = ledger_table.span_words(said.unverified)
+        note += nodes.Text("None of these claims was verified on ")
+        uri = ledger_table.release_uri(app, fromdoc, said.unverified[0])
+        note += nodes.reference("", f"jax {shown}", internal=True, refuri=uri)
+        pages = "its page says" if len(said.unverified) == 1 else "their pages say"
+        note += nodes.Text(f" ({pages} why). ")
+    if not said.stamped:
+        note += nodes.Text(f"This build ran their snippets on {inputs(app).platform.describe()}.")
+    return note
+
+
+def _scope_parts(
+    app: Sphinx, fromdoc: str, claim: Claim, said: Shared
+) -> list[tuple[str, nodes.strong]]:
+    """``limited to …``, naming each axis the claim is limited on that the page's note does not
+    say (or says otherwise), and ``covers …``, naming each axis it covers that the note limits."""
+    limited, covers = [], []
+    for axis in scope.AXES:
+        values = claim.scope.of(axis.name)
+        if not values or said.scope.get(axis.name) == values:
+            continue
+        if not claim.scope.covered(axis):
+            limited.append((axis, values))
+        elif axis.name in said.scope:
+            covers.append((axis, values))
+    out = []
+    for words, axes, joiner in (("limited to", limited, " or "), ("covers", covers, " and ")):
+        if not axes:
+            continue
+        shown = nodes.strong(classes=["jaxwaits-limits"])
+        for i, (axis, values) in enumerate(axes):
+            shown += [nodes.Text(", ")] if i else []
+            shown += terms.scope_words(app, fromdoc, axis, values, joiner)
+        out.append((words, shown))
+    return out
+
+
+def _status_paragraph(
+    app: Sphinx, fromdoc: str, claim: Claim, said: Shared = NO_SHARED
+) -> nodes.paragraph:
+    """The claim's status line: its standing, then only what ``said`` (the page's note) does not
+    say already."""
     seen = _standing(app, claim)
     para = nodes.paragraph(classes=["jaxwaits-claim-status", seen.css])
     para += terms.link(app, fromdoc, standing_id(seen.standing), badge(seen))
-    para += nodes.Text(seen.rest)
+    if said is NO_SHARED or seen.standing is not Standing.VERIFIED:
+        para += nodes.Text(seen.rest)
     if claim.since or claim.until:
         para += nodes.Text(" · ")
         para += nodes.strong("", f"declared to hold {claim.releases}")
-    limits = claim.scope.limits()
-    if limits:
-        para += nodes.Text(" · limited to ")
-        para += nodes.strong("", ", ".join(limits), classes=["jaxwaits-limits"])
-    held = verdicts.summary(inputs(app).verdicts[claim.id], inputs(app).facts.elsewhere[claim.id])
+    for words, shown in _scope_parts(app, fromdoc, claim, said):
+        para += [nodes.Text(f" · {words} "), shown]
+    found = inputs(app)
+    on = {r: v for r, v in found.verdicts[claim.id].items() if r not in said.unverified}
+    held = verdicts.summary(on, found.facts.elsewhere[claim.id])
     para += nodes.Text(" · across releases: ")
     para += _link(app, fromdoc, ledger_table.MATRIX, "", held)
     # in the order the claim lists its evidence, whatever order the pages were read in
@@ -262,6 +349,22 @@ def _status_paragraph(app: Sphinx, fromdoc: str, claim: Claim) -> nodes.paragrap
     return para
 
 
+def _note_shared(app: Sphinx, doctree: nodes.document, fromdoc: str) -> Shared:
+    """Say once, before the page's first claim, what its claims share (on a page of two or
+    more), and return it for their status lines."""
+    statuses = list(doctree.findall(claim_status))
+    if len(statuses) < 2:
+        return NO_SHARED
+    claims = [inputs(app).registry.claims[node["claim_id"]] for node in statuses]
+    stamped = any("jaxwaits-built-with" in p["classes"] for p in doctree.findall(nodes.paragraph))
+    said = shared(app, claims, stamped)
+    note = shared_note(app, fromdoc, said, "a claim")
+    box = statuses[0].parent
+    if len(note):
+        box.parent.insert(box.parent.index(box), note)
+    return said
+
+
 def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
     claims = inputs(app).registry
     # Pages and the index copy claims' statements in, so they go first; the copies' status lines
@@ -272,8 +375,9 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
         node.replace_self(_index_table(app, fromdoc))
     for node in list(doctree.findall(claim_copy_link)):
         node.replace_self(copy_link(app, node["claim_id"]))
+    said = _note_shared(app, doctree, fromdoc)
     for node in list(doctree.findall(claim_status)):
-        node.replace_self(_status_paragraph(app, fromdoc, claims.claims[node["claim_id"]]))
+        node.replace_self(_status_paragraph(app, fromdoc, claims.claims[node["claim_id"]], said))
     tips = itertools.count(1)  # each mark's sentence has an ID of its own on the page
     for node in list(doctree.findall(claim_reference)):
         claim = claims.resolve(node["claim_id"])
@@ -435,21 +539,26 @@ def _releases_table(app: Sphinx, fromdoc: str, claim: Claim) -> list[nodes.Node]
     return found
 
 
-def _index_table(app: Sphinx, fromdoc: str) -> nodes.table:
+def _index_table(app: Sphinx, fromdoc: str) -> list[nodes.Node]:
+    """What the claims share, said once, then a row per claim: its statement and what it does
+    not share, and its standing."""
     claims = inputs(app).registry.claims
+    said = shared(app, list(claims.values()), stamped=False)
     rows = []
     for claim_id in sorted(claims):
         seen = _standing(app, claims[claim_id])
         link = _link(app, fromdoc, f"{PAGES}/{claim_id}", "", claim_id, code=True)
         statement = _statement(app, claims[claim_id])
-        limits = claims[claim_id].scope.limits()
-        if limits:
-            said = f"Limited to {', '.join(limits)}."
-            statement.append(nodes.paragraph(text=said, classes=["jaxwaits-limits"]))
+        for words, shown in _scope_parts(app, fromdoc, claims[claim_id], said):
+            limits = nodes.paragraph(classes=["jaxwaits-limits"])
+            limits += [nodes.Text(f"{words[0].upper()}{words[1:]} "), shown, nodes.Text(".")]
+            statement.append(limits)
         rows.append(
             [link, statement, terms.link(app, fromdoc, standing_id(seen.standing), badge(seen))]
         )
-    return _table("jaxwaits-claims-index", {"Claim": 3, "Statement": 6, "Status": 3}, rows)
+    table = _table("jaxwaits-claims-index", {"Claim": 3, "Statement": 6, "Status": 3}, rows)
+    note = shared_note(app, fromdoc, said, "a row")
+    return [note, table] if len(note) else [table]
 
 
 def _table(

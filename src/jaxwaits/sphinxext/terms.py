@@ -17,15 +17,19 @@ from jaxwaits.chain.marks import (
     MEANING,
     PIECE_MARKS,
     PIECE_MEANING,
+    SCOPE_MEANING,
     STANDING_MEANING,
     piece_id,
+    scope_id,
     standing_id,
     verdict_id,
 )
 from jaxwaits.chain.standing import SHAPES, Standing
 from jaxwaits.chain.verdicts import Verdict
+from jaxwaits.claims.scope import AXES, Axis
 
 GLOSSARY = "glossary"  # the page that holds {site-terms}
+GPU = "gpu"  # the page that says what carries over to a GPU, where there is one
 
 
 def css(verdict: Verdict) -> str:
@@ -41,6 +45,34 @@ def link(app: Sphinx, fromdoc: str, anchor: str, *shown: nodes.Node) -> nodes.El
         return nodes.inline("", "", *shown)
     uri = app.builder.get_relative_uri(fromdoc, GLOSSARY) + f"#{anchor}"
     return nodes.reference("", "", *shown, internal=True, refuri=uri, classes=["jaxwaits-term"])
+
+
+def scope_words(
+    app: Sphinx, fromdoc: str, axis: Axis, values: tuple[str, ...], joiner: str = " or "
+) -> list[nodes.Node]:
+    """The words for ``values`` of a scope axis, each linked to its definition; the backend's
+    words link instead to the page on what carries over to a GPU, where there is one."""
+    words = [axis.values[value] for value in values]
+    if axis.name == "backend" and GPU in app.env.found_docs:
+        uri = app.builder.get_relative_uri(fromdoc, GPU)
+        shown = nodes.Text(_joined(words, joiner))
+        return [nodes.reference("", "", shown, internal=True, refuri=uri, classes=["jaxwaits-gpu"])]
+    out: list[nodes.Node] = []
+    for i, (value, word) in enumerate(zip(values, words, strict=True)):
+        out += [nodes.Text(_separator(i, len(words), joiner))] if i else []
+        out.append(link(app, fromdoc, scope_id(axis.name, value), nodes.Text(word)))
+    return out
+
+
+def _separator(i: int, count: int, joiner: str) -> str:
+    """What goes before the ``i``-th of ``count`` words: a comma, or ``joiner`` before the last."""
+    return joiner if i == count - 1 else ", "
+
+
+def _joined(words: list[str], joiner: str) -> str:
+    return "".join(
+        f"{_separator(i, len(words), joiner) if i else ''}{w}" for i, w in enumerate(words)
+    )
 
 
 def page_link(here: str, target: str, text: str) -> addnodes.pending_xref:
@@ -76,20 +108,31 @@ class SiteTermsDirective(SphinxDirective):
         pieces = [
             (piece_id(o), mark, "", o.words, PIECE_MEANING[o]) for o, mark in PIECE_MARKS.items()
         ]
+        scopes = [
+            (scope_id(axis.name, value), "", "", words, SCOPE_MEANING[axis.name, value])
+            for axis in AXES
+            for value, words in axis.values.items()
+        ]
         out: list[nodes.Node] = []
         for intro, terms in (
             ("What a claim is on one JAX release (the matrix, each claim's page):", verdicts),
             ("What this build of the site showed about a claim (its badge):", standings),
             ("What a vendored piece's upstream source was on one JAX release:", pieces),
+            (
+                "What a claim's snippets tried, along each scope axis (the words after "
+                '"limited to" on a status line, and in the note before a page\'s first claim):',
+                scopes,
+            ),
         ):
             out.append(nodes.paragraph(text=intro))
             items = nodes.definition_list(classes=["jaxwaits-terms"])
             for anchor, mark, classes, words, meaning in terms:
                 term = nodes.term("", "", ids=[anchor])
-                term += nodes.inline(
-                    mark, mark, classes=["jaxwaits-mark", *filter(None, [classes])]
-                )
-                term += nodes.Text(f" {words}")
+                if mark:
+                    term += nodes.inline(
+                        mark, mark, classes=["jaxwaits-mark", *filter(None, [classes])]
+                    )
+                term += nodes.Text(f" {words}" if mark else words)
                 said = f"{meaning[0].upper()}{meaning[1:]}."
                 definition = nodes.definition("", nodes.paragraph(text=said))
                 items += nodes.definition_list_item("", term, definition)
