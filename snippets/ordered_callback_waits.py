@@ -7,6 +7,8 @@ Each earlier computation is queued behind a large product this thread dispatched
 still pending when the next call is made.
 """
 
+import time
+
 import jax
 import jax.numpy as jnp
 from jax.experimental import io_callback
@@ -19,6 +21,7 @@ def effect(name, kind, fails=False):
     """A jitted computation whose callback of ``kind`` records ``name``, then fails if asked."""
 
     def callback(v):
+        time.sleep(0.2)  # a slow side effect: not done unless the call waited for it
         effects.append(name)
         if fails and failing:
             raise ValueError(f"{name} failed")
