@@ -201,15 +201,16 @@ def token_not_awaited(xs, shardings, layouts, copy_semantics):
     return tokens
 pxla.shard_arg_handlers[core.Token] = token_not_awaited
 """
-DICT_AS_CHEAP_AS_A_LIST = """
+DICT_FOR_FREE = """
 import jax
+from jax._src import api
 wrapper = jax.block_until_ready
-def dict_as_cheap_as_a_list(x):
-    if isinstance(x, dict):
-        wrapper(list(x.values()))
+def dict_for_free(x):
+    if isinstance(x, dict):  # no flattening: the batched call straight on the dict's values
+        api.xc.batched_block_until_ready(list(x.values()))
         return x
     return wrapper(x)
-jax.block_until_ready = dict_as_cheap_as_a_list
+jax.block_until_ready = dict_for_free
 """
 
 MUTANTS = {
@@ -299,9 +300,9 @@ MUTANTS = {
         "ordered_callback_waits",
         ORDERED_TOKEN_NOT_AWAITED,
     ),
-    "wrapper_dict_speed: a dict costs the wrapper no more than a list": (
+    "wrapper_dict_speed: the wrapper does not flatten a dict": (
         "wrapper_dict_speed",
-        DICT_AS_CHEAP_AS_A_LIST,
+        DICT_FOR_FREE,
     ),
 }
 # What a mutant must make its snippet print, where it is aimed at one case of several: the line
@@ -342,8 +343,8 @@ SHOWS = {
     "ordered_callback_waits: the call does not wait for the earlier token": (
         "ordered io behind a failing ordered io: the call raises nothing"
     ),
-    "wrapper_dict_speed: a dict costs the wrapper no more than a list": (
-        "over a dict, the wrapper is at least 1.1x faster than a loop: True"
+    "wrapper_dict_speed: the wrapper does not flatten a dict": (
+        "over a dict, the wrapper is at least 1.3x faster than a loop of method calls: True"
     ),
 }
 
