@@ -1,7 +1,8 @@
 """A Python loop, a comprehension or a `tree_map` blocks array by array:
 `jax.block_until_ready(arrays)` waits for the same in one batched call into the
-runtime{claim}`wrapper-batches`, which pays on CPU and on a
-GPU{claim}`wrapper-batching-pays`. Checklist: {ref}`review-many-arrays`.
+runtime{claim}`wrapper-batches`, which pays for a list on CPU and on a
+GPU{claim}`wrapper-batching-pays` (for a dict on CPU it does
+not{claim}`wrapper-over-a-dict-no-faster`). Checklist: {ref}`review-many-arrays`.
 
 ```python
 for a in arrays:  # the mistake  # jaxwaits: ignore[JW112]
