@@ -347,8 +347,33 @@ def check(site: str, axe: str, shots: Path) -> list[str]:
                     driver.save_screenshot(str(shots / f"{name}-{width}-dark.png"))
             if width == WIDTHS[0]:
                 problems += behaviours(driver, site, shots)
+            else:
+                problems += menus(driver, site, width)
         finally:
             driver.quit()
+    return problems
+
+
+def menus(driver: webdriver.Chrome, site: str, width: int) -> list[str]:
+    """Where the sidebars are folded away, their buttons open them."""
+    problems = []
+    for side in ("primary", "secondary"):
+        driver.get(f"{site}/start.html")
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script(LOADED))
+        shown = [
+            button
+            for button in driver.find_elements(By.CSS_SELECTOR, f".sidebar-toggle.{side}-toggle")
+            if button.is_displayed()
+        ]
+        if not shown:
+            problems.append(f"start.html @ {width} px: no {side} sidebar button to press")
+            continue
+        shown[0].click()
+        try:
+            opened = f"return !!document.querySelector('#pst-{side}-sidebar-modal[open]')"
+            WebDriverWait(driver, 5).until(lambda d, opened=opened: d.execute_script(opened))
+        except TimeoutException:
+            problems.append(f"start.html @ {width} px: the {side} sidebar's button opens nothing")
     return problems
 
 

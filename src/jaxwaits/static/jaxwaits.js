@@ -72,3 +72,19 @@ document.addEventListener("DOMContentLoaded", () => {
     return (part || article).textContent;
   };
 });
+
+// The menu buttons. The base theme wires only the first button of each kind on the page, a
+// header copy that the book theme hides; the buttons a reader sees did nothing, so at phone
+// width the site's navigation and a page's contents could not be opened. A click on a visible
+// one is handed to the wired one.
+document.addEventListener("click", (event) => {
+  for (const side of ["primary", "secondary"]) {
+    const button = event.target.closest(`.${side}-toggle`);
+    const wired = document.querySelector(`.${side}-toggle`);
+    if (button && wired && button !== wired) {
+      event.preventDefault();
+      wired.click();
+      return;
+    }
+  }
+});
