@@ -209,7 +209,8 @@ return found.filter((x, i) => found.indexOf(x) === i).slice(0, 10);
 """
 
 # Claim marks whose sentence does not show when the mark is focused (inside the window, its
-# standing linked to the definition), and any title attribute that holds a sentence.
+# standing linked to the definition; a change's mark has none), and any title attribute that
+# holds a sentence.
 UNTOLD = """
 const found = [];
 for (const link of document.querySelectorAll('.bd-article a.jaxwaits-claim-link')) {
@@ -217,7 +218,9 @@ for (const link of document.querySelectorAll('.bd-article a.jaxwaits-claim-link'
   link.focus();
   const r = tip ? tip.getBoundingClientRect() : {width: 0};
   const shown = r.width > 100 && r.left >= 0 && r.right <= window.innerWidth + 1;
-  const defined = tip && tip.querySelector('a[href*="#standing-"] .jaxwaits-badge');
+  // a change's mark tells a change in the ledger, not a claim's standing
+  const defined = tip && (link.matches('.jaxwaits-changed-mark')
+    || tip.querySelector('a[href*="#standing-"] .jaxwaits-badge'));
   link.blur();
   const what = tip ? tip.id : link.href;
   if (!shown || !defined) found.push(what + (shown ? ' (its standing not defined)' : ''));

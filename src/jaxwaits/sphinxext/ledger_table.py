@@ -549,7 +549,8 @@ def _claims_part(
             para += _to_page(app, docname, newer, nodes.Text(f"jax {newer.label}"))
             para += nodes.Text(", with the same verdict and reason: ")
             for i, (claim_id, verdict) in enumerate(claims):
-                para += [nodes.Text(", " if i else ""), _mark(verdict), nodes.Text(" ")]
+                mark = terms.link(app, docname, verdict_id(verdict), _mark(verdict))
+                para += [nodes.Text(", " if i else ""), mark, nodes.Text(" ")]
                 para += claim_link(docname, claim_id)
             items += nodes.list_item("", para)
         out.append(items)
