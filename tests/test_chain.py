@@ -266,7 +266,10 @@ def test_a_release_note_must_say_a_change_of_its_own_release() -> None:
     ]
     assert said(problems.Note("docs/changes.md:3", "0.4.30", ("0.4.30",))) == [
         "docs/changes.md:3: a release note for jax 0.4.30, where the ledger shows no change",
-        "docs/changes.md: jax 0.5.3: the ledger shows changes that no release note says in words",
+        "docs/changes.md: jax 0.5.3: the ledger shows changes against jax 0.4.30 that no release "
+        "note says in words (claim says-bye holds, output differs → holds; snippet bye prints "
+        "something else): write a {release-note} 0.5.3 above {release-changes} here; python -m "
+        "jaxwaits release-note 0.5.3 drafts one",
     ]
 
 

@@ -392,7 +392,7 @@ def test_7_the_judge_refuses_four_faults_in_the_vendored_pieces(tmp_path: Path) 
     assert "has no note:" in text
     # the wrong range
     assert "docs/verified/jax-0.11.2-cpu.json: found dispatch.RuntimeTokenSet" in text
-    assert "differs as recorded on jax 0.11.2, but the manifest says identical" in text
+    assert "differs as recorded on jax 0.11.2, but the manifest now says identical" in text
     # the removed link
     assert "claim 'wrapper-returns-its-argument' lists api.block_until_ready-L" in text
     assert "but no note on that line cites it" in text

@@ -11,11 +11,14 @@ import sys
 import time
 from pathlib import Path
 
+from packaging.version import Version
+
 from jaxwaits import review
 from jaxwaits.chain import cite, facts, notes, packaged, verdicts
 from jaxwaits.chain import problems as chain_problems
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence import record, report
+from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.evidence.processes import children_die_with_us
 from jaxwaits.evidence.runner import run_on
 from jaxwaits.evidence.snippets import load_snippets
@@ -28,6 +31,7 @@ from jaxwaits.releases import (
     matrix,
     observed,
     provenance,
+    universe,
     verify,
 )
 from jaxwaits.review import formats, watch
@@ -120,7 +124,7 @@ def _claims(args: argparse.Namespace) -> int:
     unchecked = ""
     if found.project.annotated_src.is_dir():
         try:
-            drift.installed(sys.executable)
+            python = _with_jax(found.project, None)
         except drift.NoJax as missing:
             python = None  # every other link is still checked, and this one is said unchecked
             folder = found.project.relative(found.project.annotated_src)
@@ -244,16 +248,72 @@ def _matrix(project: Project, args: argparse.Namespace) -> int:
 
 
 def _verify_latest(project: Project, args: argparse.Namespace) -> int:
-    newest = index.newest_jax()
-    cpu = [v for v in ledger.load(project.verified) if v.platform.backend == "cpu"]
-    if any(v.platform.jax == str(newest) for v in cpu):
-        print(f"jax {newest}, the newest release, is already in the ledger; nothing to do")
-        return 0
+    """Verify the newest JAX on the index unless its ledger entry is current, then say what to
+    do next: each failure's fix, the pin, and a draft release note."""
+    newest = str(index.newest_jax())
+    kept = next(
+        (
+            v
+            for v in ledger.load(project.verified)
+            if (v.platform.jax, v.platform.backend) == (newest, "cpu")
+        ),
+        None,
+    )
+    again = matrix.stale(project, kept) if kept is not None else None
     found = facts.registry(project)
-    done = verify.verify_release(project, newest, found.backs(), jobs=None)
-    print(f"<!-- verified in {done.took()} -->")
-    print(notes.release_note(project, found, done.verification))
-    return 0 if done.verification.passed else 1
+    if kept is not None and again is None:
+        print(f"jax {newest}, the newest release, is in the ledger and current: nothing to verify")
+        verification = kept
+    else:
+        if kept is not None:
+            what = f"{len(again)} snippet(s)" if again else "its vendored pieces"
+            print(f"jax {newest} is in the ledger, but stale: verifying {what} again")
+        print(f"jax {newest}: verifying (an environment, then every snippet twice)", flush=True)
+        done = verify.verify_release(project, Version(newest), found.backs(), None, again)
+        print(f"jax {newest}: {verify.counts(done.verification)} ({done.took()})")
+        verification = done.verification
+    print("\n".join(verify.failures(verification)))
+    print("\n".join(_next_steps(project, verification)))
+    return 0 if verification.passed else 1
+
+
+def _next_steps(project: Project, verification: ledger.Verification) -> list[str]:
+    """What a maintainer does next with a verified release, each step its command."""
+    release = verification.platform.jax
+    if not verification.passed:
+        return [
+            "next: mend each failure above as it says, then run nox -s verify-latest again (it "
+            "verifies again only what is stale); the README's 'When JAX releases' has the rest"
+        ]
+    steps = []
+    if release not in universe.load(project).releases:
+        steps.append(
+            f"next: record jax {release} in the manifest (python -m jaxwaits provenance "
+            "--refresh), then run nox -s verify-latest again"
+        )
+        return steps
+    pinned = project.pinned_jax()
+    if Version(release) > Version(pinned):
+        outcomes = {entry.outcome for entry in verification.snippets.values()}
+        if outcomes <= {Outcome.MATCHED}:
+            steps.append(
+                f"pin: every snippet printed its recorded output on jax {release}: move the pin "
+                f"in pyproject.toml from jax=={pinned} to jax=={release} (and jaxlib); nothing "
+                "to re-record"
+            )
+        else:
+            steps.append(
+                f"pin: some snippets print on jax {release} what is recorded as its known "
+                "output: move the pin only if that output is right for the releases to come "
+                "(README, 'When JAX releases')"
+            )
+    steps.append(notes.draft(facts.load(project), release))
+    return steps
+
+
+def _release_note(project: Project, args: argparse.Namespace) -> int:
+    print(notes.draft(facts.load(project), args.release))
+    return 0
 
 
 def _summary(project: Project, args: argparse.Namespace) -> int:
@@ -276,7 +336,11 @@ def _progress(message: str) -> None:
 def _provenance(project: Project, args: argparse.Namespace) -> int:
     started = time.perf_counter()
     computed, texts = provenance.compute(
-        project, offline=args.offline, refresh=args.refresh, say=_progress
+        project,
+        offline=args.offline,
+        refresh=args.refresh,
+        recorded_only=args.check,
+        say=_progress,
     )
     for entry in computed.pieces.values():
         print("\n".join(provenance.summary(entry)))
@@ -290,15 +354,51 @@ def _provenance(project: Project, args: argparse.Namespace) -> int:
         if difference:
             print(difference)
             print("the manifest is out of date; rewrite it with: python -m jaxwaits provenance")
+        newer = provenance.unrecorded(project, offline=True)
+        if newer:  # news from upstream, not a fault of the checkout: verify-latest's job
+            print(
+                f"jax {', '.join(newer)} is on the package index but not yet in the manifest "
+                "(checked: the releases it lists); to bring the site to it, follow the README's "
+                "'When JAX releases', starting with: nox -s verify-latest"
+            )
         return 1 if difference else 0
     print("\n".join(provenance.write(project, computed, texts)))
+    stale = ledger.disagreements(computed, ledger.read(project.verified)[0], "docs/verified")
+    if stale:  # entries judged against the manifest as it was: the next step is to judge again
+        print("\n".join(stale))
+        print(f"{len(stale)} ledger entries judged against the manifest as it was; verify again:")
+        print("  the newest release: nox -s verify-latest; all stale: nox -s matrix -- --stale")
     return 0
+
+
+def _with_jax(project: Project, python: str | None) -> str:
+    """``python``, or else this interpreter if it has JAX, or else the environment that verify
+    made for the pinned release (said on stderr); raises :class:`drift.NoJax` naming the way
+    to one."""
+    if python is not None:
+        return python
+    try:
+        drift.installed(sys.executable)
+        return sys.executable
+    except drift.NoJax as missing:
+        pinned = project.pinned_jax()
+        envs = project.root / ".cache" / "jax-envs"
+        made = sorted(envs.glob(f"jax-{pinned}-py*/.jaxwaits-made"))
+        if not made:
+            raise drift.NoJax(
+                f"{missing}; or make the pinned release's environment once, which is then "
+                f"used: nox -s verify -- {pinned}"
+            ) from None
+        found = str(made[-1].parent / "bin" / "python")
+        print(f"jaxwaits: this Python has no JAX; using jax {pinned}'s: {found}", file=sys.stderr)
+        return found
 
 
 def _drift(project: Project, args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    jax, verdicts = drift.check(project, args.python)
-    print(f"installed: jax {jax.version} in {jax.root} (for {args.python})")
+    python = _with_jax(project, args.python)
+    jax, verdicts = drift.check(project, python)
+    print(f"installed: jax {jax.version} in {jax.root} (for {python})")
     for verdict in verdicts:
         print(("ok    " if verdict.ok else "FAIL  ") + verdict.message)
     failed = sum(not verdict.ok for verdict in verdicts)
@@ -434,6 +534,12 @@ def parser() -> argparse.ArgumentParser:
     lat = commands.add_parser("verify-latest", help="verify the newest release if not yet done")
     lat.set_defaults(handler=_verify_latest)
 
+    note = commands.add_parser(
+        "release-note", help="draft a release's note for docs/changes.md from the ledger"
+    )
+    note.add_argument("release", help="a JAX release in the ledger, e.g. 0.12.0")
+    note.set_defaults(handler=_release_note)
+
     summ = commands.add_parser("summary", help="the ledger in Markdown, newest release in full")
     summ.set_defaults(handler=_summary)
 
@@ -444,14 +550,21 @@ def parser() -> argparse.ArgumentParser:
     prov.add_argument(
         "--refresh", action="store_true", help="fetch the release list anew (and new wheels)"
     )
-    prov.add_argument("--check", action="store_true", help="fail if the manifest is out of date")
+    prov.add_argument(
+        "--check",
+        action="store_true",
+        help="fail if the manifest is out of date for the releases it lists (newer ones named)",
+    )
     prov.set_defaults(handler=_provenance)
 
     dri = commands.add_parser(
         "drift", help="check the vendored pieces against the installed jax, as the manifest says"
     )
     dri.add_argument(
-        "--python", default=sys.executable, type=_interpreter, help="interpreter with JAX installed"
+        "--python",
+        type=_interpreter,
+        help="interpreter with JAX installed (default: this one, or else the environment that "
+        "verify made for the pinned release)",
     )
     dri.set_defaults(handler=_drift)
     rev = commands.add_parser(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from jaxwaits.chain import backends, changes, links_out, verdicts
 from jaxwaits.chain.facts import Facts
+from jaxwaits.chain.notes import notes_place
 from jaxwaits.chain.standing import Ran, Standing, standing
 from jaxwaits.claims import registry
 from jaxwaits.evidence.platform import Platform
@@ -151,8 +152,20 @@ def _notes(facts: Facts, notes: tuple[Note, ...]) -> list[Problem]:
             found.append(Problem(message, note.where, "boundary"))
     if notes:
         written = {note.release for note in notes}
-        where = notes[0].where.rsplit(":", 1)[0]
+        where = notes_place(facts.project)
+        said = {change.release: change for change in changes.changes(facts)}
         for release in sorted(changed - written, key=facts.releases.index):
-            message = f"jax {release}: the ledger shows changes that no release note says in words"
+            change = said[release]
+            what = [
+                *(f"claim {cid} {a.words} → {b.words}" for cid, a, b in change.claims),
+                *(f"snippet {name} prints something else" for name in change.snippets),
+                *(f"piece {piece}: {how}" for piece, how in change.pieces),
+            ]
+            message = (
+                f"jax {release}: the ledger shows changes against jax {change.previous} that no "
+                f"release note says in words ({'; '.join(what)}): write a {{release-note}} "
+                f"{release} above {{release-changes}} here; python -m jaxwaits release-note "
+                f"{release} drafts one"
+            )
             found.append(Problem(message, where, "boundary"))
     return found

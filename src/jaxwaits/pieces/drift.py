@@ -132,9 +132,42 @@ def _recorded(run: Run | None) -> str:
     return run.status.value + (f" ({run.change})" if run.change else "")
 
 
+def _unknown_release(entry: Entry, version: str, text: str | None, newest: str) -> str:
+    """Why a piece fails on a release the manifest does not list, and the fix: most often the
+    manifest has simply not been brought to a new release."""
+    last = entry.history[-1] if entry.history else None
+    if last is None:
+        return ""
+    if text is None:
+        same = last.status is TextState.ABSENT
+    else:
+        same = last.status is not TextState.ABSENT and last.sha256 == sha256(text)
+    said = (
+        f"{entry.name}: the manifest does not list jax {version} (its newest release is "
+        f"{newest}), so the piece must be identical to its vendored text there, and it is not"
+    )
+    if same:
+        return (
+            f"{said}; but it is as the manifest records for jax {newest} ({_recorded(last)}): "
+            f"nothing changed upstream. Record the release: {RECORD_COMMAND} --refresh, then "
+            "verify it again (nox -s verify-latest)"
+        )
+    return ""
+
+
 def _failure(
-    entry: Entry, piece: vendored.Piece, version: str, text: str | None, run: Run | None, rel: str
+    entry: Entry,
+    piece: vendored.Piece,
+    version: str,
+    text: str | None,
+    run: Run | None,
+    rel: str,
+    newest: str = "",
 ) -> str:
+    if run is None and newest and sha256(piece.upstream) == entry.sha256:
+        said = _unknown_release(entry, version, text, newest)
+        if said:
+            return said
     lines = [
         f"{entry.name} ({rel}): jax {version} does not match what the manifest records "
         f"for it: {_recorded(run)}"
@@ -161,9 +194,10 @@ def _failure(
         for index, note in notes:
             first = note.text.strip().splitlines()[0] if note.text.strip() else "(empty)"
             lines.append(f"  {rel}:{note.at} (upstream line {entry.lines[0] + index}): {first}")
+    refresh = " --refresh" if run is None else ""
     lines.append(
         f"if the installed text is the new upstream one, record it with {RECORD_COMMAND}"
-        " (and re-vendor the piece if it should follow)"
+        f"{refresh} (and re-vendor the piece if it should follow), then verify the release again"
     )
     return "\n".join(lines)
 
@@ -181,9 +215,16 @@ def _as_recorded(entry: Entry, run: Run | None, version: str) -> str:
 
 
 def check_piece(
-    entry: Entry, piece: vendored.Piece, version: str, text: str | None, run: Run | None, rel: str
+    entry: Entry,
+    piece: vendored.Piece,
+    version: str,
+    text: str | None,
+    run: Run | None,
+    rel: str,
+    newest: str = "",
 ) -> PieceCheck:
-    """Judge one piece: its installed ``text`` against the manifest's ``run`` for ``version``."""
+    """Judge one piece: its installed ``text`` against the manifest's ``run`` for ``version``
+    (``newest``: the manifest's newest release, named where ``version`` is not listed)."""
     intact = sha256(piece.upstream) == entry.sha256
     status = run.status if run else TextState.IDENTICAL
     if text is None:
@@ -193,7 +234,7 @@ def check_piece(
     else:
         ok = intact and status == TextState.IDENTICAL and text == piece.upstream
     if not ok:
-        failure = _failure(entry, piece, version, text, run, rel)
+        failure = _failure(entry, piece, version, text, run, rel, newest)
         return PieceCheck(entry.name, PieceOutcome.UNRECORDED_CHANGE, failure)
     told = f"{entry.name}: {_as_recorded(entry, run, version)}"
     return PieceCheck(entry.name, AS_RECORDED[status], told)
@@ -212,7 +253,9 @@ def check(project: Project, python: str) -> tuple[Installed, list[PieceCheck]]:
         piece = vendored.read(path)
         run = entry.run_for(jax.version, recorded.releases)
         text = installed_text(jax, entry)
-        verdicts.append(check_piece(entry, piece, jax.version, text, run, project.relative(path)))
+        rel = project.relative(path)
+        newest = recorded.releases[-1] if recorded.releases else ""
+        verdicts.append(check_piece(entry, piece, jax.version, text, run, rel, newest))
     return jax, verdicts
 
 

@@ -168,24 +168,47 @@ def save(verification: Verification, folder: Path) -> Path:
     return path
 
 
+def stale_pieces(
+    recorded: Manifest, verification: Verification
+) -> list[tuple[str, PieceOutcome, PieceOutcome]]:
+    """Each vendored piece that the release's entry judged against another manifest than the
+    one now: (piece, what the entry found, what the manifest now says). An unrecorded change on
+    a release the manifest still does not list is not stale: it is the failure it was, and its
+    fix is to record the release (``provenance --refresh``)."""
+    version = verification.platform.jax
+    listed = version in recorded.releases
+    found = []
+    for name, entry in sorted(verification.pieces.items()):
+        piece = recorded.pieces.get(name)
+        if piece is None:
+            continue  # a piece no longer vendored: the ledger keeps what it found
+        if entry.outcome is PieceOutcome.UNRECORDED_CHANGE and not listed:
+            continue
+        run = piece.run_for(version, recorded.releases)
+        says = AS_RECORDED[run.status] if run else PieceOutcome.IDENTICAL
+        if entry.outcome is not says:
+            found.append((name, entry.outcome, says))
+    return found
+
+
 def disagreements(
     recorded: Manifest, verifications: Sequence[Verification], folder: str
 ) -> list[str]:
     """Where the manifest now says something else about a verified release than the drift check
     found there when it was verified (``folder`` names the ledger in messages)."""
-    found = []
-    for verification in verifications:
-        version = verification.platform.jax
-        for name, entry in sorted(verification.pieces.items()):
-            piece = recorded.pieces.get(name)
-            if piece is None:
-                continue  # a piece no longer vendored: the ledger keeps what it found
-            run = piece.run_for(version, recorded.releases)
-            says = AS_RECORDED[run.status] if run else PieceOutcome.IDENTICAL
-            if entry.outcome is not says:
-                found.append(
-                    f"{folder}/{verification.filename}: found {name} {entry.outcome.words} on "
-                    f"jax {version}, but the manifest says {says.words}; re-run provenance, or "
-                    f"re-verify jax {version}"
-                )
-    return found
+    return [
+        f"{folder}/{verification.filename}: found {name} {found.words} on jax "
+        f"{verification.platform.jax}, but the manifest now says {says.words}: the entry is "
+        f"stale; {_again(verification)}"
+        for verification in verifications
+        for name, found, says in stale_pieces(recorded, verification)
+    ]
+
+
+def _again(verification: Verification) -> str:
+    """The command that judges a release's entry again."""
+    release, backend = verification.platform.jax, verification.platform.backend
+    if backend == "cpu":
+        return f"verify the release again: nox -s verify -- {release}"
+    observed = f"docs/verified/observed/jax-{release}-{backend}.json"
+    return f"judge its observations again: python -m jaxwaits verify --observed {observed}"

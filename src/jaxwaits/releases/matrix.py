@@ -15,8 +15,9 @@ from packaging.version import Version
 
 from jaxwaits.evidence.known import Known
 from jaxwaits.evidence.snippets import Snippet, load_snippets
+from jaxwaits.pieces import manifest
 from jaxwaits.project import Project
-from jaxwaits.releases import universe
+from jaxwaits.releases import ledger, universe
 from jaxwaits.releases.ledger import Verification
 from jaxwaits.releases.verify import Verified, counts, verify_release
 
@@ -83,20 +84,41 @@ def plan(
     """What a matrix run verifies by default, release by release: every release of the universe
     but those skipped, each whole (None). With ``stale``, only releases with no ledger entry
     (whole) and, of the others, only the snippets whose entries are missing or judged other
-    evidence than today's."""
+    evidence than today's, and those whose vendored pieces were judged against another manifest
+    than today's (with no snippet to run, the pieces alone are checked again)."""
     releases = [r for r in universe.load(project).releases if r not in project.skip]
     if not stale:
         return dict.fromkeys(releases)
-    snippets = load_snippets(project.snippets)
-    known = {snippet.name: snippet.known_differences() for snippet in snippets}
     entries = {v.platform.jax: v for v in verifications if v.platform.backend == "cpu"}
+    again = _Stale(project)
     found: dict[str, frozenset[str] | None] = {}
     for release in releases:
         if release not in entries:
             found[release] = None
-        elif names := _stale(snippets, known, entries[release]):
+        elif (names := again(entries[release])) is not None:
             found[release] = names
     return found
+
+
+def stale(project: Project, verification: Verification) -> frozenset[str] | None:
+    """What of one release's entry must be verified again: the snippets to run (none: only the
+    vendored pieces, judged against another manifest than today's), or None if it is current."""
+    return _Stale(project)(verification)
+
+
+class _Stale:
+    """Today's evidence and manifest, against which an entry is current or stale."""
+
+    def __init__(self, project: Project) -> None:
+        self.snippets = load_snippets(project.snippets)
+        self.known = {snippet.name: snippet.known_differences() for snippet in self.snippets}
+        folder = project.annotated_src
+        self.manifest = manifest.load(folder) if (folder / manifest.FILE).exists() else None
+
+    def __call__(self, verification: Verification) -> frozenset[str] | None:
+        names = _stale(self.snippets, self.known, verification)
+        pieces = self.manifest is not None and ledger.stale_pieces(self.manifest, verification)
+        return names if names or pieces else None
 
 
 def only(

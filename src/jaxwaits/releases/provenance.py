@@ -14,6 +14,8 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from packaging.version import Version
+
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.report import diff
 from jaxwaits.files import write_atomic
@@ -124,15 +126,20 @@ def compute(
     *,
     offline: bool = False,
     refresh: bool = False,
+    recorded_only: bool = False,
     say: Callable[[str], None] = lambda _: None,
 ) -> tuple[Manifest, dict[str, str]]:
     """The manifest with every history recomputed, and each piece's text at its release.
 
     The release list comes from the wheel cache when it has one (``refresh`` fetches it anew);
-    ``offline`` never downloads. ``say`` is told of each wheel fetched and of the scan."""
+    ``offline`` never downloads. With ``recorded_only``, only the releases the manifest lists
+    are read (see :func:`unrecorded` for the newer ones). ``say`` is told of each wheel fetched
+    and of the scan."""
     old = manifest.load(project.annotated_src)
     cache = wheels.cache_folder(project.root)
     releases = wheels.listed(cache, old.first, offline=offline, refresh=refresh)
+    if recorded_only:
+        releases = [r for r in releases if r.version in old.releases]
     versions = [r.version for r in releases]
     targets = sorted({(entry.file, entry.qualname) for entry in old.pieces.values()})
     paths = _fetch(cache, releases, offline, say)
@@ -155,6 +162,16 @@ def compute(
         texts[name] = at_release.text
     yanked = [r.version for r in releases if r.yanked]
     return Manifest(old.first, versions, yanked, pieces), texts
+
+
+def unrecorded(project: Project, *, offline: bool = False, refresh: bool = False) -> list[str]:
+    """The releases on the package index newer than the manifest's newest, oldest first: a new
+    JAX the site has not been brought to yet (README, "When JAX releases")."""
+    old = manifest.load(project.annotated_src)
+    cache = wheels.cache_folder(project.root)
+    listed = wheels.listed(cache, old.first, offline=offline, refresh=refresh)
+    newest = max((Version(r) for r in old.releases), default=Version(old.first))
+    return [r.version for r in listed if r.key > newest]
 
 
 def summary(entry: Entry) -> list[str]:
