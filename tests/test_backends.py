@@ -231,3 +231,35 @@ def test_the_gpu_page_sorts_every_claim_once(project: Project) -> None:
     blocks = "".join(re.findall(r"^```\{claims-on\} gpu 0\.11\.2\n(.*?)^```", text, re.M | re.S))
     listed = re.findall(r"^- \{claim\}`(?:[^`<]*<)?([a-z0-9-]+)>?`", blocks, flags=re.MULTILINE)
     assert sorting_problems(listed, facts.registry(project).claims) == []
+
+
+def test_a_release_that_prints_an_older_era_text_is_told_it_inherits_its_verdicts(
+    tmp_path: Path,
+) -> None:
+    """A new release printing what releases long before it printed joins that output, and its
+    verdicts (written for those releases) with it: the recording says so, naming the file. A
+    release given an output of its own with the same text stays there when recorded again."""
+    (tmp_path / "a.py").write_text("print('a')\n")
+    (tmp_path / "a.out").write_text("a\n")
+    snippet = read_snippet(tmp_path / "a.py")
+    old = known.KnownOutput(
+        "old\n",
+        ("0.4.18", "0.4.31"),
+        {"says": known.Classification("not-observable", "synchronous then")},
+    )
+    known.save(Known(known.path_for(tmp_path, "a"), (old,)))
+    new = Platform(jax="0.12.1", jaxlib="0.12.1", python="3.13.0", backend="cpu")
+    twice = judge(snippet, (run("old\n"), run("old\n", Via.FRESH)), "0.12.1")
+    lines, classified = record.apply([twice], new, known=True, backs={"a": ["says"]})
+    assert classified, lines
+    assert "jax 0.12.1 printed what jax 0.4.18 – 0.4.31 printed" in "\n".join(lines)
+    assert "a.toml" in "\n".join(lines)
+    # the maintainer gives 0.12.1 an output of its own; recording it again keeps it there
+    own = known.KnownOutput(
+        "old\n", ("0.12.1",), {"says": known.Classification("does-not-hold", "now")}
+    )
+    known.save(Known(known.path_for(tmp_path, "a"), (old, own)))
+    again = known.load(tmp_path, "a").recorded("0.12.1", "old\n")
+    assert [o.releases for o in again.outputs] == [("0.4.18", "0.4.31"), ("0.12.1",)]
+    lines, _ = record.apply([twice], new, known=True, backs={"a": ["says"]})
+    assert not any("printed what" in line for line in lines), lines

@@ -259,22 +259,38 @@ def _verify_latest(project: Project, args: argparse.Namespace) -> int:
         ),
         None,
     )
-    again = matrix.stale(project, kept) if kept is not None else None
+    again = _again(project, kept) if kept is not None else None
     found = facts.registry(project)
     if kept is not None and again is None:
         print(f"jax {newest}, the newest release, is in the ledger and current: nothing to verify")
         verification = kept
     else:
-        if kept is not None:
-            what = f"{len(again)} snippet(s)" if again else "its vendored pieces"
-            print(f"jax {newest} is in the ledger, but stale: verifying {what} again")
-        print(f"jax {newest}: verifying (an environment, then every snippet twice)", flush=True)
+        if again is not None:
+            what = f"{len(again)} snippet(s) and its" if again else "its"
+            print(
+                f"jax {newest} is in the ledger, but stale or failing: verifying {what} "
+                "vendored pieces again",
+                flush=True,
+            )
+        else:
+            print(f"jax {newest}: verifying (an environment, then every snippet twice)", flush=True)
         done = verify.verify_release(project, Version(newest), found.backs(), None, again)
         print(f"jax {newest}: {verify.counts(done.verification)} ({done.took()})")
         verification = done.verification
     print("\n".join(verify.failures(verification)))
     print("\n".join(_next_steps(project, verification)))
     return 0 if verification.passed else 1
+
+
+def _again(project: Project, kept: ledger.Verification) -> frozenset[str] | None:
+    """What of a release's entry to verify again: the stale snippets and the failed ones (a
+    failure may have been mended, or may not happen again), with the pieces; None: nothing."""
+    stale = matrix.stale(project, kept)
+    failed = frozenset(n for n, e in kept.snippets.items() if not e.outcome.passed)
+    failed_pieces = any(not e.outcome.passed for e in kept.pieces.values())
+    if stale is None and not failed and not failed_pieces:
+        return None
+    return (stale or frozenset()) | failed
 
 
 def _next_steps(project: Project, verification: ledger.Verification) -> list[str]:

@@ -89,18 +89,21 @@ class Known:
 
     def recorded(self, release: str, text: str, backend: str = CPU) -> Known:
         """These known differences with ``text`` recorded as what ``release`` prints on
-        ``backend`` (and the release taken out of any other output of that backend)."""
+        ``backend`` (and the release taken out of any other output of that backend). Where
+        several outputs have that text (each with verdicts of its own), the release stays in
+        the one that holds it already, or else joins the first."""
+        same = [o for o in self.outputs if o.backend == backend and o.text == text]
+        home = next((o for o in same if release in o.releases), same[0] if same else None)
         outputs = []
-        placed = False
         for output in self.outputs:
             others = output.releases
             if output.backend == backend:
                 others = tuple(r for r in output.releases if r != release)
-                if output.text == text:
-                    others, placed = _sorted((*others, release)), True
+                if output is home:
+                    others = _sorted((*others, release))
             if others:
                 outputs.append(replace(output, releases=others))
-        if not placed:
+        if home is None:
             outputs.append(KnownOutput(text, (release,), backend=backend))
         return replace(self, outputs=tuple(outputs))
 

@@ -93,6 +93,12 @@ def _record_known_held(
     after = before.recorded(release, printed, backend)
     output = after.for_release(release, backend)
     assert output is not None
+    joined = [r for r in output.releases if r != release]
+    inherited = bool(
+        joined
+        and before.for_release(release, backend) is None
+        and any(c.verdict != UNCLASSIFIED for c in output.verdicts.values())
+    )
     missing = [claim for claim in claims if claim not in output.verdicts]
     if missing:
         filled = {c: Classification(UNCLASSIFIED, "") for c in missing}
@@ -116,6 +122,14 @@ def _record_known_held(
         lines.append(
             f"  classify this output for {', '.join(unclassified)}: in {where}, give each a "
             "verdict (holds, output differs / does not hold / not observable / absent) and why"
+        )
+    if inherited:
+        span = joined[0] if len(joined) == 1 else f"{joined[0]} – {joined[-1]}"
+        lines.append(
+            f"  jax {release} printed what jax {span} printed, so that output's verdicts and whys, "
+            f"written for those releases, now stand for {release} too: re-read them in {where}; "
+            f"where one is not true of {release}, give it an output of its own (the same text, "
+            "its own verdicts)"
         )
     return lines, not unclassified
 
