@@ -4,7 +4,9 @@ flattens its argument).
 
 Each way is timed as in `wrapper_batches_speed`, the fastest of 15 repeats of 20 calls in a row,
 the ways taking turns, but in the CPU time of this thread (`time.thread_time`), which other
-processes on a busy machine do not inflate. Only comparisons with a margin are printed.
+processes on a busy machine do not inflate. Only comparisons with a margin are printed: the
+wrapper's margin, 2, lies between the ratios measured for it (0.8 to 1.35) and for a wrapper
+that skipped flattening the dict (3 to 3.5).
 """
 
 import time
@@ -34,6 +36,6 @@ for _ in range(15):
         times[name].append(timeit.Timer(way, timer=time.thread_time).timeit(number=20))
 fastest = {name: min(taken) for name, taken in times.items()}
 ratio = fastest["dict loop"] / fastest["dict wrapper"]
-print("over a dict, the wrapper is at least 1.3x faster than a loop of method calls:", ratio > 1.3)
+print("over a dict, the wrapper is at least 2x faster than a loop of method calls:", ratio > 2)
 ratio = fastest["dict flattening"] / fastest["list flattening"]
 print("flattening the dict takes at least 3x as long as flattening the list:", ratio > 3)

@@ -356,7 +356,7 @@ SHOWS = {
         "ordered io behind a failing ordered io: the call raises nothing"
     ),
     "wrapper_dict_speed: the wrapper does not flatten a dict": (
-        "over a dict, the wrapper is at least 1.3x faster than a loop of method calls: True"
+        "over a dict, the wrapper is at least 2x faster than a loop of method calls: True"
     ),
 }
 
