@@ -29,22 +29,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _set_back(root: Path) -> tuple[str, str]:
-    """Make the copy at ``root`` what it was before its newest release: the pin on the release
-    before, no ledger file and no manifest entry for the newest. Returns (previous, newest)."""
+    """Make the copy at ``root`` what it was before the pinned release came out (the one
+    installed here, whose pieces can be checked for real): the pin on the release before it,
+    no ledger file and no manifest entry for it or any later one. Returns (previous, newest)."""
     project = Project(root)
     recorded = manifest.load(project.annotated_src)
     newest = project.pinned_jax()
-    assert recorded.releases[-1] == newest, "the pin is the manifest's newest release"
-    previous = recorded.releases[-2]
+    previous = recorded.releases[recorded.releases.index(newest) - 1]
+    releases = recorded.releases[: recorded.releases.index(newest) + 1]
     pyproject = root / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
     pyproject.write_text(text.replace(f"=={newest}", f"=={previous}"), encoding="utf-8")
-    (project.verified / f"jax-{newest}-cpu.json").unlink()
+    for later in recorded.releases[len(releases) - 1 :]:
+        (project.verified / f"jax-{later}-cpu.json").unlink(missing_ok=True)
     cache = wheels.cache_folder(root)
     cache.mkdir(parents=True)
     ours = wheels.cache_folder(ROOT)
     listed = json.loads((ours / wheels.INDEX_FILE).read_text(encoding="utf-8"))
-    kept = [r for r in listed if r["version"] in recorded.releases]
+    kept = [r for r in listed if r["version"] in releases]
     (cache / wheels.INDEX_FILE).write_text(json.dumps(kept), encoding="utf-8")
     for entry in kept:
         (cache / entry["filename"]).symlink_to(ours / entry["filename"])
@@ -54,7 +56,7 @@ def _set_back(root: Path) -> tuple[str, str]:
         name: replace(e, release=previous) if e.release == newest else e
         for name, e in recorded.pieces.items()
     }
-    older = manifest.Manifest(recorded.first, recorded.releases[:-1], [], pieces)
+    older = manifest.Manifest(recorded.first, releases[:-1], [], pieces)
     (project.annotated_src / manifest.FILE).write_text(manifest.dumps(older), encoding="utf-8")
     set_back = [r for r in kept if r["version"] != newest]
     (cache / wheels.INDEX_FILE).write_text(json.dumps(set_back), encoding="utf-8")
