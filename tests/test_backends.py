@@ -263,3 +263,20 @@ def test_a_release_that_prints_an_older_era_text_is_told_it_inherits_its_verdict
     assert [o.releases for o in again.outputs] == [("0.4.18", "0.4.31"), ("0.12.1",)]
     lines, _ = record.apply([twice], new, known=True, backs={"a": ["says"]})
     assert not any("printed what" in line for line in lines), lines
+
+
+def test_a_snippet_that_prints_otherwise_when_fresh_is_told_how_to_find_out_why(
+    tmp_path: Path,
+) -> None:
+    """The one failure no known output can mend names what to run and what each answer means."""
+    (tmp_path / "a.py").write_text("print('a')\n")
+    (tmp_path / "a.out").write_text("a\n")
+    snippet = read_snippet(tmp_path / "a.py")
+    child = judge(snippet, (run("a\n"),), "0.12.1")
+    fresh = judge(snippet, (run("b\n", Via.FRESH),), "0.12.1")
+    entry = verify.snippet_entry(child, "0.12.1", ("says",), None)
+    split = verify._both_ways(entry, child, fresh)
+    assert split.outcome is Outcome.SPLIT
+    assert "--repeat 5" in split.detail and "--fresh" in split.detail
+    assert "test_snippets_can_fail.py" in split.detail
+    assert verify._both_ways(entry, child, child).outcome is Outcome.MATCHED

@@ -296,6 +296,12 @@ def _again(project: Project, kept: ledger.Verification) -> frozenset[str] | None
 def _next_steps(project: Project, verification: ledger.Verification) -> list[str]:
     """What a maintainer does next with a verified release, each step its command."""
     release = verification.platform.jax
+    if not verification.passed and release not in universe.load(project).releases:
+        return [
+            f"next: first record jax {release} in the manifest (python -m jaxwaits provenance "
+            "--refresh), then run nox -s verify-latest again; then mend each snippet's failure "
+            "as it says (README, 'When JAX releases', steps 2 and 3)"
+        ]
     if not verification.passed:
         return [
             "next: mend each failure above as it says, then run nox -s verify-latest again (it "
