@@ -167,7 +167,9 @@ def test_claims_in_a_checkout_without_jax_says_the_pieces_were_not_checked(
     ), said
     assert said.endswith(
         " has no jax package: install JAX there (pip install -e '.[jax]' in the checkout), or "
-        "check with an interpreter that has it: python -m jaxwaits drift --python PATH"
+        "check with an interpreter that has it: python -m jaxwaits drift --python PATH; or make "
+        "the pinned release's environment once, which is then used: nox -s verify -- "
+        f"{Project(installed.checkout).pinned_jax()}"
     ), said
     assert listed.returncode == 2  # not known to hold, and not known to fail
 
