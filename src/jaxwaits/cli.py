@@ -259,7 +259,7 @@ def _verify_latest(project: Project, args: argparse.Namespace) -> int:
         ),
         None,
     )
-    again = _again(project, kept) if kept is not None else None
+    again = _to_verify_again(project, kept) if kept is not None else None
     found = facts.registry(project)
     if kept is not None and again is None:
         print(f"jax {newest}, the newest release, is in the ledger and current: nothing to verify")
@@ -282,7 +282,7 @@ def _verify_latest(project: Project, args: argparse.Namespace) -> int:
     return 0 if verification.passed else 1
 
 
-def _again(project: Project, kept: ledger.Verification) -> frozenset[str] | None:
+def _to_verify_again(project: Project, kept: ledger.Verification) -> frozenset[str] | None:
     """What of a release's entry to verify again: the stale snippets and the failed ones (a
     failure may have been mended, or may not happen again), with the pieces; None: nothing."""
     stale = matrix.stale(project, kept)
@@ -296,11 +296,12 @@ def _again(project: Project, kept: ledger.Verification) -> frozenset[str] | None
 def _next_steps(project: Project, verification: ledger.Verification) -> list[str]:
     """What a maintainer does next with a verified release, each step its command."""
     release = verification.platform.jax
-    if not verification.passed and release not in universe.load(project).releases:
+    if release not in universe.load(project).releases:
+        mend = "" if verification.passed else "; then mend each snippet's failure as it says"
         return [
             f"next: first record jax {release} in the manifest (python -m jaxwaits provenance "
-            "--refresh), then run nox -s verify-latest again; then mend each snippet's failure "
-            "as it says (README, 'When JAX releases', steps 2 and 3)"
+            f"--refresh), then run nox -s verify-latest again{mend} (README, 'When JAX "
+            "releases', steps 2 and 3)"
         ]
     if not verification.passed:
         return [
@@ -308,12 +309,6 @@ def _next_steps(project: Project, verification: ledger.Verification) -> list[str
             "verifies again only what is stale); the README's 'When JAX releases' has the rest"
         ]
     steps = []
-    if release not in universe.load(project).releases:
-        steps.append(
-            f"next: record jax {release} in the manifest (python -m jaxwaits provenance "
-            "--refresh), then run nox -s verify-latest again"
-        )
-        return steps
     pinned = project.pinned_jax()
     if Version(release) > Version(pinned):
         outcomes = {entry.outcome for entry in verification.snippets.values()}

@@ -138,7 +138,8 @@ def built(facts: Facts, seen: Built) -> list[Problem]:
 
 
 def _notes(facts: Facts, notes: tuple[Note, ...]) -> list[Problem]:
-    changed = {change.release for change in changes.changes(facts) if change}
+    said = {change.release: change for change in changes.changes(facts)}
+    changed = {release for release, change in said.items() if change}
     found = []
     for note in notes:
         if note.release not in changed:
@@ -153,7 +154,6 @@ def _notes(facts: Facts, notes: tuple[Note, ...]) -> list[Problem]:
     if notes:
         written = {note.release for note in notes}
         where = notes_place(facts.project)
-        said = {change.release: change for change in changes.changes(facts)}
         for release in sorted(changed - written, key=facts.releases.index):
             change = said[release]
             what = [

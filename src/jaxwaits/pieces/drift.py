@@ -156,18 +156,8 @@ def _unknown_release(entry: Entry, version: str, text: str | None, newest: str) 
 
 
 def _failure(
-    entry: Entry,
-    piece: vendored.Piece,
-    version: str,
-    text: str | None,
-    run: Run | None,
-    rel: str,
-    newest: str = "",
+    entry: Entry, piece: vendored.Piece, version: str, text: str | None, run: Run | None, rel: str
 ) -> str:
-    if run is None and newest and sha256(piece.upstream) == entry.sha256:
-        said = _unknown_release(entry, version, text, newest)
-        if said:
-            return said
     lines = [
         f"{entry.name} ({rel}): jax {version} does not match what the manifest records "
         f"for it: {_recorded(run)}"
@@ -234,7 +224,10 @@ def check_piece(
     else:
         ok = intact and status == TextState.IDENTICAL and text == piece.upstream
     if not ok:
-        failure = _failure(entry, piece, version, text, run, rel, newest)
+        failure = ""
+        if run is None and newest and intact:  # most often: a release not recorded yet
+            failure = _unknown_release(entry, version, text, newest)
+        failure = failure or _failure(entry, piece, version, text, run, rel)
         return PieceCheck(entry.name, PieceOutcome.UNRECORDED_CHANGE, failure)
     told = f"{entry.name}: {_as_recorded(entry, run, version)}"
     return PieceCheck(entry.name, AS_RECORDED[status], told)

@@ -199,13 +199,13 @@ def disagreements(
     return [
         f"{folder}/{verification.filename}: found {name} {found.words} on jax "
         f"{verification.platform.jax}, but the manifest now says {says.words}: the entry is "
-        f"stale; {_again(verification)}"
+        f"stale; {_judge_again(verification)}"
         for verification in verifications
         for name, found, says in stale_pieces(recorded, verification)
     ]
 
 
-def _again(verification: Verification) -> str:
+def _judge_again(verification: Verification) -> str:
     """The command that judges a release's entry again."""
     release, backend = verification.platform.jax, verification.platform.backend
     if backend == "cpu":

@@ -155,13 +155,14 @@ def _both_ways(entry: SnippetEntry, result: Result, fresh: Result | None) -> Sni
         return replace(entry, same_when_fresh=True)
     change = diff(ours.stdout, theirs.stdout, "in a template's child", "in a fresh interpreter")
     said = f"in a template's child: {result.outcome.words}; fresh: {fresh.outcome.words}\n"
-    return SnippetEntry(Outcome.SPLIT, said + change + _SPLIT_FIX, entry.fingerprint, "")
+    fix = _SPLIT_FIX.format(name=result.snippet.name)
+    return SnippetEntry(Outcome.SPLIT, said + change + fix, entry.fingerprint, "")
 
 
 # No known output can be recorded while the two ways disagree: the fix is the snippet's.
 _SPLIT_FIX = (
     "no known output can be recorded while the two ways disagree. Run it again both ways on "
-    "this release (python -m jaxwaits run --python PYTHON --repeat 5 NAME, then with --fresh): "
+    "this release (python -m jaxwaits run --python PYTHON --repeat 5 {name}, then with --fresh): "
     "a line that varies is a margin inside this machine's noise (widen it, keeping the "
     "snippet's mutant in tests/test_snippets_can_fail.py failing it); a line that differs every "
     "time depends on how the snippet runs, which its claim must say or the snippet remove\n"
