@@ -187,3 +187,11 @@ def test_the_drafted_note_is_one_the_build_accepts() -> None:
         assert about == [], about  # (the other releases' notes are missing here, and said so)
     quiet = next(c for c in changes.changes(found) if not c)
     assert "no release note is wanted" in notes.draft(found, quiet.release)
+
+
+@pytest.mark.parametrize("release", ["0.12.1\n::error file=x::forged", "--upload-pack=x", ""])
+def test_release_note_refuses_a_name_that_is_no_release(release: str, capsys) -> None:
+    """One line on stderr, the name escaped (no newline of its own reaches a log), exit 2."""
+    code, said = _command(capsys, "release-note", "--", release)
+    assert code == 2, said
+    assert said.count("\n") == 1 and repr(release) in said, said

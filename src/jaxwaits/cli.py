@@ -329,7 +329,13 @@ def _next_steps(project: Project, verification: ledger.Verification) -> list[str
 
 
 def _release_note(project: Project, args: argparse.Namespace) -> int:
-    print(notes.draft(facts.load(project), args.release))
+    found = facts.load(project)
+    if args.release not in found.releases:
+        raise JaxwaitsError(
+            f"{args.release!r} is not a release the manifest or the ledger knows (from "
+            f"{found.releases[0]} to {found.releases[-1]}); python -m jaxwaits summary lists them"
+        )
+    print(notes.draft(found, args.release))
     return 0
 
 
