@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jaxwaits.review.corpus import score
-from jaxwaits.review.rules import RULES
+from harnesscheck.measure.corpus import score
+from harnesscheck.rules import RULES
 
 
 def main() -> None:

@@ -21,8 +21,8 @@ for f in sorted(Path(sys.argv[1]).rglob("*.py")):
 REVIEW = """
 import sys
 from pathlib import Path
-from jaxwaits import review
-from jaxwaits.review.rules import RULES
+from harnesscheck import review
+from harnesscheck.rules import RULES
 review.review([Path(sys.argv[1])], set(RULES), jobs=int(sys.argv[2]))
 """
 

@@ -1,5 +1,5 @@
 """`jaxwaits review` on whole real repositories, scored against labels written before it ran
-(benchmarks/wholerepos/; what it prints: jaxwaits.review.wholerepos)."""
+(benchmarks/wholerepos/; what it prints: harnesscheck.measure.wholerepos)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from jaxwaits.review.wholerepos import report, score
+from harnesscheck.measure.wholerepos import report, score
 
 
 def main() -> None:

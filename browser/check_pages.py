@@ -25,7 +25,7 @@ phone width, and fail on what a reader would be let down by:
 - a claim a link leads to that is not highlighted, a copy-link control that does not copy,
   search results summarised from anything but the page's article, or the package's API
   documentation ranked above a page of the site (a search for "benchmark" put
-  ``jaxwaits.review.facts.is_benchmark`` third).
+  ``harnesscheck.model.facts.is_benchmark`` third).
 
 Each page's screenshot goes to ``docs/_build/screenshots/<page>-<width>.png`` for a reviewer.
 Run by ``nox -s browser`` after ``nox -s docs`` (it installs Selenium, axe-core from npm and,

@@ -49,10 +49,13 @@ nb_code_prompt_show = "Show the snippet's code"
 nb_code_prompt_hide = "Hide the snippet's code"
 
 # The package's own API, read from source (nothing is imported).
-autodoc2_packages = [{"path": "../src/jaxwaits", "auto_mode": True}]
+autodoc2_packages = [
+    {"path": "../src/jaxwaits", "auto_mode": True},
+    {"path": "../src/harnesscheck", "auto_mode": True},
+]
 autodoc2_hidden_objects = ["private", "dunder", "inherited"]
 # A review rule's docstring is its documentation, in MyST (the review-tool page shows it too).
-autodoc2_docstring_parser_regexes = [(r"jaxwaits\.review\.rules\.jw\d{3}_\w+", "myst")]
+autodoc2_docstring_parser_regexes = [(r"harnesscheck\.rules\.jw\d{3}_\w+", "myst")]
 # autodoc2 says "= None" for every value it cannot read; this renderer leaves those out.
 autodoc2_render_plugin = "jaxwaits.sphinxext.apidocs.Renderer"
 # docutils node classes inherit attributes autodoc2 lists twice; nothing is lost by muting it.

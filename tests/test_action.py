@@ -22,8 +22,8 @@ import pytest
 import yaml
 from conftest import ROOT
 
+from harnesscheck import sources
 from jaxwaits import cli
-from jaxwaits.review import sources
 
 SCRIPT = ROOT / ".github" / "action" / "review.py"
 ACTION = ROOT / "action.yml"

@@ -14,8 +14,8 @@ from markdown_it.renderer import RendererHTML
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
-from jaxwaits import review
-from jaxwaits.review.rules import RULES
+from harnesscheck import review
+from harnesscheck.rules import RULES
 from jaxwaits.sphinxext.shown_code import shown
 
 ROOT = Path(__file__).resolve().parent.parent

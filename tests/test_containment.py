@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 from copies import SCOPE, copy_project
 
+from harnesscheck import sources
+from harnesscheck.review import review_file
+from harnesscheck.rules import RULES
 from jaxwaits import cli, files
 from jaxwaits.chain import facts, verdicts
 from jaxwaits.claims import registry as claims
@@ -30,8 +33,6 @@ from jaxwaits.evidence.snippets import load_snippets
 from jaxwaits.evidence.template import Template, Templates
 from jaxwaits.files import inside
 from jaxwaits.project import Project
-from jaxwaits.review import review_file, sources
-from jaxwaits.review.rules import RULES
 
 PLATFORM = Platform(jax="0.4.30", jaxlib="0.4.30", python="3", backend="cpu")
 

@@ -16,14 +16,17 @@ import nbformat
 import pytest
 from conftest import ROOT
 
-from jaxwaits import cli, review
-from jaxwaits.chain import packaged
-from jaxwaits.errors import JaxwaitsError
-from jaxwaits.review import facts, formats
-from jaxwaits.review import rules as registry
-from jaxwaits.review.corpus import score
-from jaxwaits.review.facts import Module
-from jaxwaits.review.rules import RULES
+from harnesscheck import review
+from harnesscheck import rules as registry
+from harnesscheck.errors import ReviewError
+from harnesscheck.measure.corpus import score
+from harnesscheck.model import facts
+from harnesscheck.model.facts import Module
+from harnesscheck.results import formats, links
+from harnesscheck.rules import RULES
+from jaxwaits import cli
+from jaxwaits.chain import cite, packaged
+from jaxwaits.claims.registry import Registry
 
 HEAD = """\
 import time
@@ -446,7 +449,7 @@ def test_pyproject_selects_rules(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.jaxwaits.review]\nignore = ["JW105"]\n')
     assert "JW105" not in review.selected_rules(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.jaxwaits.review]\nselect = ["JW999"]\n')
-    with pytest.raises(JaxwaitsError, match=r"pyproject\.toml"):
+    with pytest.raises(ReviewError, match=r"pyproject\.toml"):
         review.selected_rules(tmp_path)
 
 
@@ -576,7 +579,7 @@ def test_the_formats(tmp_path: Path) -> None:
     assert data["findings"][0]["code"] == "JW104" and data["findings"][0]["line"] == line
     markdown = formats.render(done, formats.Format.MARKDOWN, tmp_path)
     assert "### `wrong.py`" in markdown and f"[Checklist]({checklist})" in markdown
-    assert formats.claim_url("block-under-jit-is-noop") in markdown
+    assert links.claim_url("block-under-jit-is-noop") in markdown
     github = formats.render(done, formats.Format.GITHUB, tmp_path)
     assert github.startswith(f"::warning file=wrong.py,line={line},")
 
@@ -600,20 +603,36 @@ def test_sarif_is_sarif_2_1_0(tmp_path: Path) -> None:
     assert location["region"]["startLine"] >= 1 and result["level"] == "warning"
 
 
-def test_links_are_pinned_like_cite(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A finding links the release only where the installed index was made from its tag."""
+def test_links_are_pinned_like_cite(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A finding links the release only where the installed index was made from its tag: the
+    checker reads the index jaxwaits writes, as data, and links a claim where ``cite`` does."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert pyproject["tool"]["jaxwaits"]["site-url"] == formats.SITE_URL
+    assert pyproject["tool"]["jaxwaits"]["site-url"] == links.SITE_URL
+    assert links.FORMAT == packaged.FORMAT
+    path = tmp_path / "claims.json"
+    monkeypatch.setattr(links, "index_path", lambda: path)
     pinned = "https://jax-waits.readthedocs.io/en/v9.9.9/"
-    for release_url, links in [(None, formats.SITE_URL), (pinned, pinned)]:
-        index = packaged.Index("9.9.9", formats.SITE_URL, release_url, None, [], {}, {})  # type: ignore[arg-type]
-        monkeypatch.setattr(packaged, "carried", lambda index=index: index)
-        formats.site.cache_clear()
-        assert formats.site() == links
-    monkeypatch.setattr(packaged, "carried", lambda: None)  # a checkout's source
-    formats.site.cache_clear()
-    assert formats.site() == formats.SITE_URL
-    formats.site.cache_clear()
+    for release_url, expected in [(None, links.SITE_URL), (pinned, pinned)]:
+        index = packaged.Index(
+            "9.9.9", links.SITE_URL, release_url, Registry({}, (), (), ()), [], {}, {}
+        )
+        path.write_text(packaged.dumps(index))
+        links.site.cache_clear()
+        assert links.site() == expected
+        assert links.claim_url("three-waits") == cite.pinned(expected, "three-waits")
+    path.unlink()  # a checkout's source
+    links.site.cache_clear()
+    assert links.site() == links.SITE_URL
+    for damaged in [
+        b"\xff",
+        b"[]",
+        b'{"format": 2, "site-url": "javascript:x", "release-url": null}',
+    ]:
+        path.write_bytes(damaged)
+        links.site.cache_clear()
+        with pytest.raises(ReviewError, match=r"claims index cannot be read.*reinstall"):
+            links.site()
+    links.site.cache_clear()
 
 
 def test_every_rule_documents_its_checklist_item_and_claims_and_the_page_shows_it() -> None:
@@ -701,8 +720,8 @@ def test_the_corpus_of_real_code() -> None:
 
 
 def test_the_library_table_names_only_known_kinds() -> None:
-    """What libraries do is data (review/library.toml); a kind the review does not know is
-    refused, naming the library, not silently ignored."""
+    """What libraries do is data (harnesscheck/model/library.toml); a kind the review does
+    not know is refused, naming the library, not silently ignored."""
     assert "filter_jit" in facts.BLOCKING and "filter_jit" in facts.JITTING
     with pytest.raises(ImportError, match=r"\[equinox\] names no kind of callable: jitted"):
         facts.library('[equinox]\nwhy = "..."\njitted = ["filter_jit"]\n')

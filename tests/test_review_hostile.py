@@ -22,9 +22,10 @@ import pytest
 from conftest import ROOT
 from markdown_it import MarkdownIt
 
-from jaxwaits import cli, review
-from jaxwaits.review import formats, sources
-from jaxwaits.review.rules import RULES
+from harnesscheck import review, sources
+from harnesscheck.results import formats, links
+from harnesscheck.rules import RULES
+from jaxwaits import cli
 
 # JW101 on line 4
 MISTAKE = (
@@ -123,8 +124,8 @@ def test_1_markdown_shows_a_hostile_name_as_code_and_makes_no_link_or_html(
     shown = {html.unescape(h.removeprefix("<code>").removesuffix("</code>")) for h in headings}
     assert shown == set(HOSTILE.values())
     assert all(h.startswith("<code>") and h.count("<code>") == 1 for h in headings), headings
-    links = re.findall(r'href="([^"]*)"', page)
-    assert links and all(link.startswith(formats.site()) for link in links), links
+    targets = re.findall(r'href="([^"]*)"', page)
+    assert targets and all(link.startswith(links.site()) for link in targets), targets
     problem = re.findall(r"could not read: <code>(.*?)</code>", page)
     assert len(problem) == 1 and "broken" in problem[0]
 
@@ -144,7 +145,7 @@ def test_1_code_a_message_quotes_makes_no_link_html_or_line_in_text_or_markdown(
     markdown = formats.render(done, formats.Format.MARKDOWN, tmp_path)
     page = MarkdownIt("commonmark", {"html": True}).render(markdown)
     assert "<b>" not in page and "<em>" not in page and "##[" not in markdown
-    assert all(link.startswith(formats.site()) for link in re.findall(r'href="([^"]*)"', page))
+    assert all(link.startswith(links.site()) for link in re.findall(r'href="([^"]*)"', page))
     plain = tmp_path / "plain"
     plain.mkdir()
     code = (tmp_path / "copy.py").read_text().splitlines()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits import review
-from jaxwaits.review.rules import RULES
+from harnesscheck import review
+from harnesscheck.rules import RULES
 
 STEP = """\
 import jax

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits.review import rules as registry
-from jaxwaits.review.facts import Module
-from jaxwaits.review.rules import RULES
+from harnesscheck import rules as registry
+from harnesscheck.model.facts import Module
+from harnesscheck.rules import RULES
 
 FIXTURES = Path(__file__).parent / "review_rules"
 RIGHT = "# %% done right\n"

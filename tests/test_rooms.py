@@ -1,4 +1,5 @@
-"""No room imports one above it (DESIGN.md: the rooms in the order the data flows)."""
+"""No room imports one above it (DESIGN.md: the rooms in the order the data flows); the harness
+checker is a package of its own, laid out by layer, that imports nothing of the site."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "jaxwaits"
+CHECKER = SRC.parent / "harnesscheck"
 # Each room may import the rooms before it; the modules of the package's top level serve all.
 ORDER = [
     "evidence",
@@ -13,7 +15,6 @@ ORDER = [
     "pieces",
     "releases",
     "chain",
-    "review",
     "sphinxext",
     "cli",
     "__main__",
@@ -22,16 +23,34 @@ SHARED = {"jaxwaits", "errors", "files", "project", "toml_writer"}
 RENDERERS = {"sphinxext", "cli", "__main__"}  # the doors: only they may know Sphinx
 
 
-def _room(path: Path) -> str:
-    parts = path.relative_to(SRC).parts
+# The checker's layers, in the order its data flows: what a rule finds and the errors serve all;
+# files read as Python; one model of the whole program; its timed regions; the rules; results
+# and their formats; the review that runs them; beside them the watch, and the measures.
+LAYERS = [
+    "errors",
+    "findings",
+    "sources",
+    "model",
+    "regions",
+    "rules",
+    "results",
+    "review",
+    "watch",
+    "measure",
+]
+
+
+def _room(path: Path, top: Path = SRC) -> str:
+    parts = path.relative_to(top).parts
     return parts[0].removesuffix(".py")
 
 
-def _imports() -> dict[tuple[str, str], set[str]]:
+def _imports(top: Path = SRC) -> dict[tuple[str, str], set[str]]:
     """(room, what it imports: another room, or a package outside) -> the files that do."""
     found: dict[tuple[str, str], set[str]] = {}
-    for path in sorted(SRC.rglob("*.py")):
-        room = _room(path)
+    package = top.name
+    for path in sorted(top.rglob("*.py")):
+        room = _room(path, top)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 names = [node.module]
@@ -41,9 +60,15 @@ def _imports() -> dict[tuple[str, str], set[str]]:
                 continue
             for name in names:
                 parts = name.split(".")
-                target = parts[1] if parts[0] == "jaxwaits" and len(parts) > 1 else parts[0]
-                if target != room:
-                    found.setdefault((room, target), set()).add(str(path.relative_to(SRC)))
+                if parts[0] == package and len(parts) == 1 and isinstance(node, ast.ImportFrom):
+                    targets = [alias.name for alias in node.names]  # from package import room
+                elif parts[0] == package and len(parts) > 1:
+                    targets = [parts[1]]
+                else:
+                    targets = [parts[0]]
+                for target in targets:
+                    if target != room:
+                        found.setdefault((room, target), set()).add(str(path.relative_to(top)))
     return found
 
 
@@ -72,3 +97,32 @@ def test_only_the_doors_import_sphinx_or_docutils() -> None:
         if edge[1] in {"sphinx", "docutils"} and edge[0] not in RENDERERS
     }
     assert not found, f"Sphinx below the doors: {found}"
+
+
+def test_each_layer_of_the_checker_imports_only_those_before_it() -> None:
+    assert {path.name for path in CHECKER.iterdir() if path.name != "__pycache__"} >= {
+        f"{layer}.py" if (CHECKER / f"{layer}.py").exists() else layer for layer in LAYERS
+    }
+    upward = {
+        edge: sorted(files)
+        for edge, files in _imports(CHECKER).items()
+        if edge[1] in LAYERS and LAYERS.index(edge[1]) > LAYERS.index(edge[0])
+    }
+    assert not upward, f"imports upward: {upward}"
+    unknown = {edge for edge in _imports(CHECKER) if edge[0] not in [*LAYERS, "__init__"]}
+    assert not unknown, f"a module outside the layers: {unknown}"
+
+
+def test_the_checker_imports_nothing_of_the_site() -> None:
+    """It needs no checkout: the claim links it prints come from the claims index, as data."""
+    found = {edge: files for edge, files in _imports(CHECKER).items() if edge[1] == "jaxwaits"}
+    assert not found, found
+
+
+def test_only_the_doors_of_the_site_import_the_checker() -> None:
+    found = {
+        edge: sorted(files)
+        for edge, files in _imports().items()
+        if edge[1] == "harnesscheck" and edge[0] not in RENDERERS
+    }
+    assert not found, found

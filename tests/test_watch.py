@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 from packaging.version import Version
 
-from jaxwaits import review
+from harnesscheck import review, watch
+from harnesscheck.rules import RULES
 from jaxwaits.releases import environments
-from jaxwaits.review import watch
-from jaxwaits.review.rules import RULES
 
 ROOT = Path(__file__).parent.parent
 REDUCTIONS = Path(__file__).parent / "watch_reductions"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits.review import formats, watch
-from jaxwaits.review.results import Review
+from harnesscheck import watch
+from harnesscheck.results import Review, formats
 
 WATCH = [sys.executable, "-m", "jaxwaits", "watch"]
 

@@ -1,5 +1,5 @@
 """The whole-repository sets (benchmarks/wholerepos/) read as their README says, and what scores
-them (jaxwaits.review.wholerepos) counts what it should: tried on a repository made here, as a
+them (harnesscheck.measure.wholerepos) counts what it should: tried on a repository made here, as a
 bare mirror."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxwaits.review import wholerepos
+from harnesscheck.measure import wholerepos
 
 ROOT = Path(__file__).parent.parent
 SETS = sorted((ROOT / "benchmarks" / "wholerepos").glob("*.toml"))

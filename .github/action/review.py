@@ -44,7 +44,7 @@ import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
-SUFFIXES = (".py", ".ipynb", ".md")  # what `jaxwaits review` reads (review/sources.py SUFFIXES)
+SUFFIXES = (".py", ".ipynb", ".md")  # what `jaxwaits review` reads (harnesscheck/sources SUFFIXES)
 FORMATS = ("text", "markdown", "github", "sarif", "json")
 # The options of `jaxwaits review` that take a value (cli.py's review parser; a test keeps them
 # equal): what follows one of them in args is its value, anything else not an option is a path

@@ -13,7 +13,10 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from jaxwaits import review
+from harnesscheck import review, watch
+from harnesscheck.errors import ReviewError
+from harnesscheck.results import formats
+from harnesscheck.rules import RULES, parse_codes
 from jaxwaits.chain import cite, facts, notes, packaged, verdicts
 from jaxwaits.chain import problems as chain_problems
 from jaxwaits.errors import JaxwaitsError
@@ -34,8 +37,6 @@ from jaxwaits.releases import (
     universe,
     verify,
 )
-from jaxwaits.review import formats, watch
-from jaxwaits.review.rules import RULES, parse_codes
 
 
 def _run(project: Project, args: argparse.Namespace) -> int:
@@ -787,7 +788,7 @@ def main(argv: list[str] | None = None) -> int:
                 code = args.handler(find_project(), args)
         sys.stdout.flush()  # here, where a reader that went away (`| head`) can be caught
         return code
-    except JaxwaitsError as error:
+    except (JaxwaitsError, ReviewError) as error:
         print(f"jaxwaits: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:

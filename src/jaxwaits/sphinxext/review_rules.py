@@ -10,7 +10,7 @@ from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from jaxwaits.review.rules import RULES
+from harnesscheck.rules import RULES
 
 
 class ReviewRulesDirective(SphinxDirective):

@@ -1,0 +1,545 @@
+"""The timed regions of a module: the statements between a timer's start and its reading (or
+what ``timeit``, a timing context manager and a ``%%timeit`` cell time), each read statement
+by statement as
+:class:`Timed` work and the waits on it. Four rules judge them (JW101, JW102, JW103, JW107).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from harnesscheck.model.facts import (
+    APPENDING,
+    Function,
+    Module,
+    Place,
+    bound_names,
+    callee_key,
+    callee_name,
+    dotted_name,
+    first_timer,
+    is_benchmark,
+    is_timer,
+    may_sync,
+    names_read,
+    restarts_timer,
+    statement_lists,
+)
+from harnesscheck.sources import CELL_TIMER
+
+
+@dataclass(frozen=True)
+class Region:
+    """One timed region: where its timer starts (a line), the statement or call that ends it,
+    the NumPy names made on the host before it, whether its runs are counted (``timeit``'s
+    ``number=``: no calibration round takes the first call), and what it does."""
+
+    start: int
+    end: ast.AST
+    host: frozenset[str]
+    fixed_count: bool
+    timed: Timed
+
+
+def judged(region: Region, facts: Module) -> bool:
+    """Whether a region's waits can be judged: it timed JAX work, handed none of it to code
+    the review cannot see, and does not say that it times the dispatch (JW101, JW103)."""
+    timed = region.timed
+    if not timed.calls or timed.maybe or timed.unseen:
+        return False
+    return not facts.meant(region.start, region.end, DISPATCH)
+
+
+def regions(module: Module) -> list[Region]:
+    """Every timed region of the module: timer readings, ``timeit`` calls, ``%%timeit`` cells."""
+    if not module.times:
+        return []
+    found: list[Region] = []
+    for node in module.of(ast.Call):
+        found += _timeit(module, node)
+    for node in module.of(ast.With):
+        found += _timed_block(module, node)
+    for node in module.of(ast.While):
+        if module.is_benchmark_loop(node):
+            # google_benchmark times each round of `while state:`; it reports a mean over
+            # rounds it chooses, like timeit's calibration, so the runs are not counted
+            host = _host_before(module, node.lineno)
+            found.append(_read(module, host, node.body, node, node.lineno, fixed_count=False))
+    readings, differences = _subtractions(module)
+    for body in module.bodies():
+        found += _timer_readings(module, body, readings, differences)
+    for owner in module.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While):
+        found += _laps(module, owner.body)
+    for loop in module.of(ast.For, ast.While):
+        found += _rounds(module, loop)
+    return found
+
+
+def _rounds(module: Module, loop: ast.For | ast.While) -> list[Region]:
+    """A timer read and started again in one block of a loop: ``time.time() - lt0``, then
+    ``lt0 = time.time()`` (vit's ``if step % progress_every == 0:``). Each reading after the
+    first times the rounds since the last one, so the loop's body down to the reading is
+    timed; the first is the region its start before the loop makes, and compiles there."""
+    found = []
+    for block in _blocks(loop.body):
+        for i, statement in enumerate(block):
+            since = {
+                n.right.id: n.left
+                for n in ast.walk(statement)
+                if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
+                and isinstance(n.right, ast.Name) and is_timer(n.left)
+            }  # fmt: skip
+            for later in block[i + 1 :]:
+                for target, value in module.assignments(later):
+                    if isinstance(target, ast.Name) and target.id in since and is_timer(value):
+                        statements = _before(loop.body, statement) or []
+                        host = _host_before(module, loop.lineno)
+                        timer = since.pop(target.id)
+                        found.append(
+                            _read(module, host, statements, statement, later.lineno, timer, False)
+                        )
+    return found
+
+
+def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """A loop's body and the blocks nested in it that run in its rounds (not those of an inner
+    loop or function: they are their own)."""
+    yield body
+    for statement in body:
+        if not isinstance(statement, (ast.For, ast.While, ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in statement_lists(statement):
+                yield from _blocks(block)
+
+
+def _before(statements: list[ast.stmt], target: ast.stmt) -> list[ast.stmt] | None:
+    """The statements run before ``target`` from the start of ``statements``, into the blocks
+    it is nested in; None when it is not there."""
+    region: list[ast.stmt] = []
+    for statement in statements:
+        if statement is target:
+            return region
+        for block in statement_lists(statement):
+            inner = _before(block, target)
+            if inner is not None:
+                return region + inner
+        region.append(statement)
+    return None
+
+
+def _laps(module: Module, body: list[ast.stmt]) -> list[Region]:
+    """A lap timer in a function or a loop: ``now = time.time()``, ``now - self.last``, then
+    ``self.last = now``. Each call (or round) is timed from the last reading to this one, so
+    what the body does before the reading is timed. The first lap has no start: the first
+    call, which compiles, is never in one (JW102 is not asked)."""
+    found = []
+    for i, statement in enumerate(body):
+        if not (
+            i
+            and isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(now := statement.targets[0], ast.Name)
+            and is_timer(statement.value)
+        ):
+            continue
+        later = [n for s in body[i + 1 :] for n in ast.walk(s)]
+        since = {
+            callee_key(n.right)
+            for n in later
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
+            and isinstance(n.left, ast.Name) and n.left.id == now.id
+        }  # fmt: skip
+        kept = {
+            callee_key(n.targets[0])
+            for n in later
+            if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.value, ast.Name) and n.value.id == now.id
+        }  # fmt: skip
+        if since & kept - {""}:
+            host = _host_before(module, body[0].lineno)
+            timer = statement.value
+            found.append(_read(module, host, body[:i], statement, body[0].lineno, timer, False))
+    return found
+
+
+def _subtractions(module: Module) -> tuple[set[str], set[tuple[str, str]]]:
+    """What the module's subtractions say of its names, in one pass: the readings, names that
+    only ever stand first in one (``et = time.time()`` in ``tt += et - st``: readings, not
+    starts), and the pairs one takes from the other (``t1 - t0``)."""
+    first: set[str] = set()
+    second: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    for node in module.of(ast.BinOp):
+        if isinstance(node.op, ast.Sub):
+            left, right = names_read(node.left), names_read(node.right)
+            first |= left
+            second |= right
+            pairs |= {(one, other) for one in left for other in right}
+    return first - second, pairs
+
+
+def _starts_another(start: ast.stmt, end: ast.stmt, differences: set[tuple[str, str]]) -> bool:
+    """``end`` only starts a timer (its own again, or another that is never taken from this
+    one): ``s = time.time()`` after ``begin = time.time()`` reads nothing."""
+    if not (isinstance(end, (ast.Assign, ast.AnnAssign)) and is_timer(getattr(end, "value", None))):
+        return False
+    if restarts_timer(start, end):
+        return True
+    started = names_read(ast.Tuple(getattr(start, "targets", [getattr(start, "target", None)])))
+    ended = names_read(ast.Tuple(getattr(end, "targets", [getattr(end, "target", None)])))
+    return not any((e, s) in differences for e in ended for s in started)
+
+
+def _read(
+    module: Module,
+    host: set[str],
+    statements: list[ast.stmt],
+    end: ast.AST,
+    start: int,
+    timer: ast.Call | None = None,
+    fixed_count: bool = True,
+) -> Region:
+    timed = Timed(module)
+    for piece in [*_in_order(statements), *_before_timer(end, timer)]:
+        timed.read(piece)
+    return Region(start, end, frozenset(host), fixed_count, timed)
+
+
+def _timeit(module: Module, call: ast.Call) -> list[Region]:
+    """What ``timeit.timeit`` or ``repeat`` runs: a lambda, a function of the module, a jitted
+    callee, or a statement written as a string (its ``setup`` is not timed); and what
+    pytest-benchmark's ``benchmark(f, *args)`` and ``benchmark.pedantic(f, args=...)`` run.
+    Only ``timeit``'s ``number=`` counts the runs: without it a calibration round, and
+    pytest-benchmark's rounds (it reports the fastest), take the compiling call."""
+    if is_benchmark(call):
+        pedantic = isinstance(call.func, ast.Attribute)
+        args = list(call.args[1:])
+        for keyword in call.keywords if pedantic else []:
+            if keyword.arg == "args" and isinstance(keyword.value, (ast.Tuple, ast.List)):
+                args += keyword.value.elts
+        body = _runs(module, call, call.args[0], args)
+        counted = False
+    elif module.is_timeit(call) and call.args:
+        body = _runs(module, call, call.args[0], [])
+        counted = any(k.arg == "number" for k in call.keywords)
+    else:
+        return []
+    if not body:
+        return []
+    host = _host_before(module, call.lineno)
+    return [_read(module, host, body, call, call.lineno, fixed_count=counted)]
+
+
+def _runs(module: Module, call: ast.Call, timed: ast.AST, args: list[ast.expr]) -> list[ast.stmt]:
+    """The statements a timed callable runs, placed on the timing call's line."""
+    where = {"lineno": call.lineno, "col_offset": call.col_offset}
+    if isinstance(timed, ast.Lambda):
+        return [ast.Expr(timed.body, **where)]
+    if isinstance(timed, ast.Constant) and isinstance(timed.value, str):
+        try:
+            parsed = ast.parse(timed.value).body
+        except SyntaxError:
+            return []
+        for node in (n for statement in parsed for n in ast.walk(statement)):
+            if "lineno" in node._attributes:
+                node.lineno, node.end_lineno = call.lineno, call.lineno  # type: ignore[attr-defined]
+                node.col_offset = call.col_offset  # type: ignore[attr-defined]
+        return parsed
+    if isinstance(timed, ast.Name) and len(module.functions.get(timed.id, [])) == 1 and not args:
+        return module.functions[timed.id][0].body
+    if isinstance(timed, ast.Call) and (made := _made_by(module, timed)) is not None:
+        return _runs(module, call, made, args)  # timeit(make_run(x)): what make_run returns
+    if callee_key(timed) in module.jitted | module.compiled | module.jax_functions:
+        return [ast.Expr(ast.Call(timed, args, [], **where), **where)]
+    return []
+
+
+def _made_by(module: Module, call: ast.Call) -> ast.Lambda | ast.Name | None:
+    """What a function of the module returns, when it is one lambda or one function it defines:
+    ``def make(): def run(): ...; return run``."""
+    defs = module.functions.get(callee_key(call.func), [])
+    if len(defs) != 1:
+        return None
+    inner = [s for s in defs[0].body if isinstance(s, Function)]
+    returns = [s for s in defs[0].body if isinstance(s, ast.Return)]
+    value = returns[-1].value if returns else None
+    if isinstance(value, ast.Lambda):
+        return value
+    named = [d for d in inner if isinstance(value, ast.Name) and d.name == value.id]
+    if named and len(module.functions.get(named[0].name, [])) == 1:
+        return value  # its body is found by name, as the module's own function
+    return None
+
+
+def _timed_block(module: Module, node: ast.With) -> list[Region]:
+    """The block of a ``with`` that times it: a context manager of the module or the project
+    that reads a timer on entering and on leaving (``with timer:``, ``with Timer("step"):``),
+    or a ``%%timeit`` cell, as sources makes it: ``with jaxwaits_timed_cell(number=10):``."""
+    found = []
+    for item in node.items:
+        cell = item.context_expr
+        called = cell.func if isinstance(cell, ast.Call) else cell
+        if callee_key(called) in module.timing_contexts:
+            host = _host_before(module, node.lineno)
+            found.append(_read(module, host, node.body, node, node.lineno))
+        elif isinstance(cell, ast.Call) and callee_name(cell.func) == CELL_TIMER:
+            counted = any(k.arg == "number" for k in cell.keywords)
+            host = _host_before(module, node.lineno)
+            found.append(_read(module, host, node.body, node, node.lineno, fixed_count=counted))
+    return found
+
+
+def _host_before(module: Module, line: int) -> set[str]:
+    """NumPy's modules, and the names bound before ``line`` to what they made (what a
+    ``timeit`` call or a ``%%timeit`` cell is handed from the host)."""
+    host = set(module.numpy_modules)
+    for statement in itertools.takewhile(lambda n: n.lineno < line, module.assigned):
+        module.host_made(statement, host)
+    return host
+
+
+def _timer_readings(
+    module: Module, body: list[ast.stmt], readings: set[str], differences: set[tuple[str, str]]
+) -> list[Region]:
+    """``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in one statement list (a
+    name in ``readings`` is the end of a region, never the start of one)."""
+    found = []
+    host = set(module.numpy_modules)  # what the statements so far made on the host
+    for i, statement in enumerate(body):
+        if i:
+            module.host_made(body[i - 1], host)  # kept up as it goes: linear in the block
+        value = getattr(statement, "value", None)
+        if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and is_timer(value)):
+            continue
+        targets = getattr(statement, "targets", [getattr(statement, "target", None)])
+        if {n for t in targets for n in bound_names(t)} <= readings:
+            continue  # et = time.time(), then tt += et - st: it ends a region
+        until = _until_timer(body, i + 1)
+        if until and _starts_another(statement, until[1], differences):
+            continue  # t0 = time(); ...; t0 = time() (or s = time()): started, not read
+        if until:
+            statements, end, timer = until
+            found.append(_read(module, host, statements, end, statement.lineno, timer=timer))
+    return found
+
+
+def _until_timer(
+    statements: list[ast.stmt], start: int = 0
+) -> tuple[list[ast.stmt], ast.stmt, ast.Call] | None:
+    """The statements from ``start`` run before the timer is next read, the statement that
+    reads it (the innermost), and the timer call."""
+    region: list[ast.stmt] = []
+    for statement in (statements[k] for k in range(start, len(statements))):
+        timer = first_timer(statement)
+        if timer is None:
+            region.append(statement)
+            continue
+        for block in statement_lists(statement):
+            if any(first_timer(s) is timer for s in block):
+                inner = _until_timer(block)
+                if inner:
+                    return region + inner[0], inner[1], inner[2]
+        if isinstance(statement, ast.While):  # while time.time() - t0 < budget: step()
+            region += statement.body
+        return region, statement, timer
+    return None
+
+
+def _before_timer(end: ast.AST, timer: ast.Call | None) -> list[ast.stmt]:
+    """What the statement that reads the timer evaluates before it: ``print(f"{loss}
+    {time.time() - t0}")`` formats ``loss`` first."""
+    if timer is None or not isinstance(end, ast.stmt):
+        return []
+    early = [
+        n
+        for n in ast.walk(end)
+        if isinstance(n, (ast.FormattedValue, ast.Call))
+        and (n.lineno, n.col_offset) < (timer.lineno, timer.col_offset)
+        and not any(m is timer for m in ast.walk(n))  # not what the timer's reading is in
+    ]
+    return [ast.Expr(n, lineno=n.lineno, col_offset=n.col_offset) for n in early]
+
+
+def _spine(node: ast.AST) -> Iterator[ast.AST]:
+    """An expression and what it is an attribute or item of: ``f(x).data[0]``, ``f(x).data``,
+    ``f(x)``."""
+    while True:
+        yield node
+        if not isinstance(node, (ast.Attribute, ast.Subscript)):
+            return
+        node = node.value
+
+
+def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Simple statements, and the headers of compound ones, in the order they first run;
+    definitions are not run."""
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
+            target, values = statement.target, statement.iter
+            if (
+                isinstance(target, ast.Tuple)
+                and len(target.elts) == 2
+                and callee_name(values) == "items"
+            ):
+                target = target.elts[1]  # for name, value in metrics.items(): names are keys
+            yield ast.Assign([target], values, lineno=statement.lineno)
+        elif isinstance(statement, (ast.If, ast.While)):
+            yield ast.Assert(statement.test, lineno=statement.lineno)
+        elif not isinstance(statement, (ast.Try, ast.With, ast.AsyncWith)):
+            yield statement
+            continue
+        for block in statement_lists(statement):
+            yield from _in_order(block)
+
+
+class Timed:
+    """What a timed region does, read statement by statement: its JAX work, known by the place
+    of each JAX call (the outputs of one call are ready together, so waiting on one of them
+    waits for all), and the waits on it."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self.calls: list[ast.Call] = []  # the JAX work
+        self.every: list[ast.Call] = []  # every call, in order
+        self.sources: dict[str, set[Place]] = {}  # name -> the timed work it holds results of
+        self.made: dict[Place, str] = {}  # timed work -> what it is called in a message
+        self.fed: set[Place] = set()  # timed work whose results later timed work takes
+        self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
+        self.waited: set[Place] = set()
+        self.maybe = False  # code this review cannot see is handed results of a step
+        # results of code this review cannot see, handed timed arrays: it may have waited on
+        # them, unless its results are only more input to timed work (preparing a batch)
+        self.unseen: list[set[str]] = []
+        self._jax_calls: set[int] = set()
+
+    def made_in(self, node: ast.AST) -> set[Place]:
+        """The timed work an expression itself calls."""
+        return {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
+
+    def held(self, node: ast.AST) -> set[Place]:
+        """The timed work whose results an expression holds."""
+        names = names_read(node)
+        return self.made_in(node).union(*(self.sources.get(name, set()) for name in names))
+
+    def reachable(self, call: ast.Call) -> set[Place]:
+        """The timed work a method reaches through its object: ``self.run()`` may read
+        ``self.state``."""
+        if not isinstance(call.func, ast.Attribute):
+            return set()
+        owner = dotted_name(call.func.value) or callee_name(call.func.value)
+        prefix = owner + "."
+        return set().union(*(w for name, w in self.sources.items() if name.startswith(prefix)))
+
+    def read(self, statement: ast.stmt) -> None:
+        module = self.module
+        nodes = list(ast.walk(statement))
+        for node in nodes:
+            if isinstance(node, ast.Call) and module.jax_call(node):
+                self._jax_calls.add(id(node))
+        for node in nodes:
+            if isinstance(node, ast.Call):
+                self._call(node, statement)
+            elif isinstance(node, ast.FormattedValue):
+                self.waited |= self.held(node.value)  # f"{loss}" reads the values
+            elif isinstance(node, ast.Assert):
+                self.waited |= self.held(node.test)  # `if loss < best:` reads the values
+        for target, value in module.assignments(statement):
+            if self._apart(target, value):
+                continue
+            work = self.held(value)
+            if work:
+                names = bound_names(target)
+                self.sources.update({name: work for name in names})
+                for place in self.made_in(value) & self.made.keys():
+                    if self.made[place].endswith("(...)") and names:
+                        self.made[place] = ", ".join(names)
+
+    def _apart(self, target: ast.AST, value: ast.AST) -> bool:
+        """Results of a module function that dispatches several pieces of work, unpacked: each
+        name is work of its own, waited on by itself (the call's place gives way to them)."""
+        if not (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, ast.Call)
+            and (id(value) in self._jax_calls or self.module.is_wait(value))
+            and len(parts := self.module.apart(value)) > 1
+        ):
+            return False
+        place = (value.lineno, value.col_offset)
+        self.made.pop(place, None)
+        self.steps.discard(place)
+        if value not in self.calls:
+            self.calls.append(value)  # JAX work, even if it may wait on the way
+        names = [bound_names(e) for e in target.elts]
+        for k, name in ((k, n[0]) for k, n in enumerate(names) if k in parts and len(n) == 1):
+            part = (value.lineno, -1 - k)  # not a column: one result of the call
+            self.made[part] = name
+            self.steps.add(part)
+            self.sources[name] = {part}
+        return True
+
+    def _call(self, node: ast.Call, statement: ast.stmt) -> None:
+        module = self.module
+        self.every.append(node)
+        arguments = ast.Tuple([*node.args, *[k.value for k in node.keywords]])
+        mapped = [a for a in node.args if isinstance(a, ast.Lambda)]
+        if id(node) in self._jax_calls:
+            place = (node.lineno, node.col_offset)
+            self.calls.append(node)
+            if callee_key(node.func) in module.blocking:
+                self.waited.add(place)  # eqx.filter_jit returns with its work done
+            self.fed |= self.held(arguments) - {place}
+            read = names_read(arguments)
+            self.unseen = [names for names in self.unseen if not names & read]
+            self.made.setdefault(place, callee_name(node.func) + "(...)")
+            if not (isinstance(node.func, ast.Attribute) and module.from_jax(node.func)):
+                self.steps.add(place)  # not a bare jnp/lax call
+            pure = callee_key(node.func) in module.pure
+            if isinstance(statement, ast.Expr) and statement.value is node and not pure:
+                for argument in node.args:  # nnx: train_step(model, batch) updates the model
+                    if isinstance(argument, ast.Name):
+                        self.sources.setdefault(argument.id, set()).add(place)
+        elif module.is_wait(node):
+            self.waited |= self.held(node)
+        elif any(
+            isinstance(n, ast.Call) and module.is_wait(n) for a in mapped for n in ast.walk(a)
+        ):
+            self.waited |= self.held(arguments)  # tree_map(lambda a: a.block_until_ready(), out)
+        elif may_sync(callee_name(node.func)):
+            self.maybe = True
+        elif callee_name(node.func) in APPENDING:
+            if isinstance(node.func, ast.Attribute):  # results.append(out)
+                for name in bound_names(node.func.value):
+                    self.sources.setdefault(name, set()).update(self.held(arguments))
+        elif module.might_wait(node, bool(reached := self.reachable(node))) and (
+            handed := self.held(arguments) | reached
+        ):
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if receiver is not None and self.held(receiver):
+                return  # out.reshape(...) computes
+            bound = isinstance(statement, ast.Assign) and node in _spine(statement.value)
+            if handed & self.steps or not bound:
+                self.maybe = True
+            else:  # batch = prepare(x): more input, or the work being timed?
+                read = names_read(arguments)
+                self.unseen = [names for names in self.unseen if not names & read]
+                self.unseen.append({n for t in statement.targets for n in bound_names(t)})
+
+
+# Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
+# silent), or is a warm-up (JW102 does).
+DISPATCH = ("compil", "dispatch", "overhead")
+WARM_UP = ("compil", "warm", "first step")
+
+# The words a timed region cannot be written without (a source with none of them has none).
+# A timing helper of the project (a context manager, a decorator, a function handed the step)
+# is found where its name says what it does: timer, Timer, timed, timing, chrono, stopwatch,
+# bench (a module that hands a JAX function to one, or times with one, names it).
+TIMED_WORDS = (
+    "timeit", "time()", "time.time", "perf_counter", "monotonic", "process_time", "time_ns",
+    "default_timer", "datetime", "bench", "while state", CELL_TIMER, "imer", "timed", "timing",
+    "chrono", "topwatch",
+)  # fmt: skip

@@ -1,0 +1,40 @@
+"""The timer stops before the timed JAX work is waited on, so it measures the
+dispatch{claim}`is-ready-never-waits`{claim}`dispatch-is-paced`. Checklist:
+{ref}`review-timing-without-blocking`.
+
+```python
+t0 = time.perf_counter()
+y = step(x)
+elapsed = time.perf_counter() - t0  # JW101
+```
+
+Right: `y = step(x).block_until_ready()` before reading the timer{claim}`returns-self`; for
+`timeit`, time `lambda: step(x).block_until_ready()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from harnesscheck.findings import Finding, finding
+from harnesscheck.regions import TIMED_WORDS, judged
+from harnesscheck.rules import Source
+
+CODE = "JW101"
+NAME = "timer-before-wait"
+ANCHOR = "review-timing-without-blocking"
+CLAIMS = ("is-ready-never-waits", "returns-self", "dispatch-is-paced")
+SUMMARY = "the timer stops before the timed JAX work is waited on, so it measures the dispatch"
+WORDS = TIMED_WORDS
+
+
+def check(source: Source) -> Iterator[Finding]:
+    for region in source.regions:
+        if not judged(region, source.facts) or region.timed.waited:
+            continue
+        yield finding(
+            CODE,
+            region.end,
+            "the timer stops, but nothing timed here was waited on: block on the result "
+            "(`jax.block_until_ready(...)`) before reading the timer",
+        )

@@ -1,0 +1,106 @@
+"""The first call of a jitted function is inside the timed region: it compiles before it
+runs{claim}`compile-before-polling`. Checklist: {ref}`review-compile-in-the-measurement`.
+
+```python
+step = jax.jit(f)
+t0 = time.perf_counter()
+step(x).block_until_ready()  # compiles here  # jaxwaits: ignore[JW102] (the mistake)
+elapsed = time.perf_counter() - t0
+```
+
+Right: one blocked call of `step` before `t0`, or `step.lower(x).compile()`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from harnesscheck.findings import Finding, finding, says
+from harnesscheck.model.facts import (
+    APPENDING,
+    LOOPS,
+    Module,
+    bound_names,
+    callee_key,
+    callee_name,
+    spans_line,
+)
+from harnesscheck.regions import TIMED_WORDS, WARM_UP
+from harnesscheck.rules import Source
+
+CODE = "JW102"
+NAME = "compile-timed"
+ANCHOR = "review-compile-in-the-measurement"
+CLAIMS = ("compile-before-polling",)
+SUMMARY = "the first call of a jitted function is timed: it compiles before it runs"
+WORDS = TIMED_WORDS
+
+
+def check(source: Source) -> Iterator[Finding]:
+    """The calls in a timed region that compile: the first of a jitted function, of a lax loop
+    over one, or of a function of the module that is the only caller of one; unless the
+    region's own timings are minimised, taken the median of or sliced past their first runs,
+    or it is a warm-up."""
+    facts = source.facts
+    for region in source.regions:
+        if not region.fixed_count or facts.warms_up(region.start):
+            continue
+        if facts.keeps_fastest(_timings(facts, region.end), region.end):
+            continue
+        if facts.meant(region.start, region.end, WARM_UP):
+            continue
+        said: set[str] = set()  # step(x), step(x + 1): one compilation, said once
+        for call in region.timed.every:
+            if says(facts.lines[call.lineno - 2 : call.lineno - 1], WARM_UP):
+                continue  # "# warm up" on the line before: this call is meant to compile
+            compiled = _compiles(facts, call, region.start)
+            if compiled and compiled not in said:
+                said.add(compiled)
+                yield finding(
+                    CODE,
+                    call,
+                    f"{compiled} is first called inside the timed region: its compilation is "
+                    "timed; call it once (blocked) before the timer starts",
+                )
+
+
+def _timings(facts: Module, end: ast.AST) -> set[str]:
+    """The names the region's reading of its timer goes into: ``dt = time() - t0``,
+    ``times.append(time() - t0)``, ``t = timeit.repeat(...)``."""
+    if isinstance(end, ast.Call):  # timeit: the statement that binds its result
+        holders = [n for n in facts.assigned if any(m is end for m in ast.walk(n.value))]
+        return {name for n in holders for t in n.targets for name in bound_names(t)}
+    names: set[str] = set()
+    for node in ast.walk(end):
+        if isinstance(node, ast.Assign):
+            names |= {name for t in node.targets for name in bound_names(t)}
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            names |= set(bound_names(node.target))
+        elif isinstance(node, ast.Call) and callee_name(node.func) in APPENDING:
+            if isinstance(node.func, ast.Attribute):
+                names |= set(bound_names(node.func.value))
+    return names
+
+
+def _compiles(facts: Module, call: ast.Call, start: int) -> str:
+    def first(name: str) -> bool:
+        return name in facts.called and facts.called[name][0] >= start
+
+    name = callee_key(call.func)
+    if name in facts.identities:
+        return ""  # jit(lambda x: x, out_shardings=...) moves arrays: a copy, not a step
+    if name in facts.jitted and first(name):
+        return repr(name)
+    if callee_name(call.func) in LOOPS:
+        looped = [callee_key(a) for a in call.args if callee_key(a) in facts.jitted]
+        return next((repr(n) for n in looped if first(n)), "")
+    function = name.removeprefix("self.")
+    if not first(name) or "." in function:
+        return ""
+    for definition in facts.functions.get(function, []):
+        inner = {callee_key(n.func) for n in ast.walk(definition) if isinstance(n, ast.Call)}
+        for jitted in sorted(inner & facts.jitted):
+            if all(spans_line(definition, line) for line in facts.called[jitted]):
+                return f"{jitted!r} (through {name!r})"
+    return ""

@@ -1,0 +1,45 @@
+"""Several results of separately dispatched work are timed and only some are waited
+on{claim}`waits-on-own-buffers`{claim}`block-does-not-drain-later-work`{claim}`block-the-whole-step`.
+Checklist: {ref}`review-one-output-of-several`.
+
+```python
+t0 = time.perf_counter()
+loss = loss_fn(params)
+params = update(params)
+loss.block_until_ready()
+elapsed = time.perf_counter() - t0  # JW103: params not waited on
+```
+
+Right: `jax.block_until_ready((loss, params))`. Blocking one output of a single jitted call is
+not reported: all its outputs come from one computation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from harnesscheck.findings import Finding, finding
+from harnesscheck.regions import TIMED_WORDS, judged
+from harnesscheck.rules import Source
+
+CODE = "JW103"
+NAME = "one-output-blocked"
+ANCHOR = "review-one-output-of-several"
+CLAIMS = ("waits-on-own-buffers", "block-does-not-drain-later-work", "block-the-whole-step")
+SUMMARY = "only some results of separately dispatched work are waited on before the timer stops"
+WORDS = TIMED_WORDS
+
+
+def check(source: Source) -> Iterator[Finding]:
+    for region in source.regions:
+        timed = region.timed
+        if not judged(region, source.facts) or not timed.waited:
+            continue
+        unwaited = sorted({timed.made[p] for p in timed.made.keys() - timed.waited - timed.fed})
+        if unwaited:
+            yield finding(
+                CODE,
+                region.end,
+                f"the timer stops with {', '.join(unwaited)} not waited on: block on every "
+                "result of the timed work",
+            )

@@ -1,0 +1,36 @@
+"""`block_until_ready` inside a function that `jit`, `vmap`, `grad`, `scan` and the like trace: it
+waits for nothing{claim}`block-under-jit-is-noop`{claim}`tracer-raises-attributeerror`.
+Checklist: {ref}`review-block-inside-jit`.
+
+```python
+@jax.jit
+def step(x):
+    return jax.block_until_ready(x @ x)  # the mistake  # jaxwaits: ignore[JW104]
+```
+
+Right: block on `step(x)` where it is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from harnesscheck.findings import Finding, finding
+from harnesscheck.rules import Source
+
+CODE = "JW104"
+NAME = "block-in-trace"
+ANCHOR = "review-block-inside-jit"
+CLAIMS = ("block-under-jit-is-noop", "tracer-raises-attributeerror")
+SUMMARY = "a block inside a traced function waits for nothing"
+WORDS = ("block_until_ready",)
+
+
+def check(source: Source) -> Iterator[Finding]:
+    for function, node in source.facts.traced_calls("block_until_ready"):
+        yield finding(
+            CODE,
+            node,
+            f"block_until_ready inside {function.name!r}, which is traced: it waits for "
+            "nothing; block on the traced function's result, outside it",
+        )
