@@ -20,8 +20,8 @@ from harnesscheck import review
 from harnesscheck import rules as registry
 from harnesscheck.errors import ReviewError
 from harnesscheck.measure.corpus import score
-from harnesscheck.model import facts
-from harnesscheck.model.facts import Module
+from harnesscheck.model import library
+from harnesscheck.model.module import Module
 from harnesscheck.results import formats, links
 from harnesscheck.rules import RULES
 from jaxwaits import cli
@@ -678,7 +678,7 @@ def test_each_rules_documented_example_makes_its_mistake(code: str) -> None:
             for number, line in enumerate(source.splitlines(), start=1)
             if re.search(rf"# ({code}\b|compiles here)|#.*\bthe mistake", line)
         ]
-        found = {(f.rule, f.line) for f in registry.check(Module(ast.parse(source), source))}
+        found = {(f.rule, f.line) for f in registry.check(Module.alone(ast.parse(source), source))}
         assert marked and {(code, line) for line in marked} <= found, (fence, found)
 
 
@@ -722,9 +722,9 @@ def test_the_corpus_of_real_code() -> None:
 def test_the_library_table_names_only_known_kinds() -> None:
     """What libraries do is data (harnesscheck/model/library.toml); a kind the review does
     not know is refused, naming the library, not silently ignored."""
-    assert "filter_jit" in facts.BLOCKING and "filter_jit" in facts.JITTING
+    assert "filter_jit" in library.BLOCKING and "filter_jit" in library.JITTING
     with pytest.raises(ImportError, match=r"\[equinox\] names no kind of callable: jitted"):
-        facts.library('[equinox]\nwhy = "..."\njitted = ["filter_jit"]\n')
+        library.library('[equinox]\nwhy = "..."\njitted = ["filter_jit"]\n')
 
 
 def test_a_file_name_with_a_space_a_comma_and_a_colon(tmp_path: Path) -> None:

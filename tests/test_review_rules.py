@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from harnesscheck import rules as registry
-from harnesscheck.model.facts import Module
+from harnesscheck.model.module import Module
 from harnesscheck.rules import RULES
 
 FIXTURES = Path(__file__).parent / "review_rules"
@@ -38,7 +38,7 @@ def found(code: str) -> list[str]:
     text = (FIXTURES / f"{code.lower()}.py").read_text(encoding="utf-8")
     for start, part in _parts(text):
         padded = "\n" * (start - 1) + part  # keeps the file's line numbers
-        for finding in registry.check(Module(ast.parse(padded), padded), {code}):
+        for finding in registry.check(Module.alone(ast.parse(padded), padded), {code}):
             lines.append(f"{finding.line}:{finding.col} {finding.message}")
     return lines
 

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import ast
 import gc
+import multiprocessing
 import os
 import tomllib
 import warnings
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harnesscheck import rules as registry
 from harnesscheck import sources
 from harnesscheck.errors import ReviewError
-from harnesscheck.model.facts import Module
-from harnesscheck.model.project import Project
+from harnesscheck.model.module import Module
+from harnesscheck.model.program import Program
 from harnesscheck.results import Located, Review
 from harnesscheck.rules import RULES
 from harnesscheck.sources import named
@@ -58,31 +59,41 @@ def review(paths: list[Path], rules: set[str], jobs: int | None = None) -> Revie
 def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
     found, unlisted = sources.files(paths)
     done = Review(unreadable=unlisted, files=len(found))
-    roots = [path if path.is_dir() else path.parent for path in paths]
+    program = Program([path if path.is_dir() else path.parent for path in paths])
+    read = [_read(path, program) for path in found]  # the model's first step, file by file
+    failed = program.resolve()  # and its second, before any rule runs
+    global _files  # what forked workers check: they inherit it, and the model, unpickled
+    _files = [(file, rules, failed) for file in read]
     workers = min(jobs or os.cpu_count() or 1, max(1, len(found) // 64))
     if workers > 1:
-        with ProcessPoolExecutor(workers, initializer=_start, initargs=(roots,)) as pool:
-            outcomes = list(pool.map(_worker_outcome, found, [rules] * len(found), chunksize=16))
+        forked = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=forked, initializer=_start) as pool:
+            outcomes = list(pool.map(_check_nth, range(len(read)), chunksize=16))
     else:
-        project = Project(roots)
-        outcomes = [_outcome(path, rules, project) for path in found]
-    handed = _handed(found, [handing for *_, handing in outcomes])
-    if handed:  # helpers other modules hand JAX functions: reviewed again, knowing it
-        again = Project(roots, handed)
-        for i, path in enumerate(found):
-            if path.resolve() in handed:
-                outcomes[i] = _outcome(path, rules, again)
-    for located, problems, notes, _ in outcomes:
+        outcomes = [_check_nth(i) for i in range(len(read))]
+    _files = []
+    for located, problems, notes in outcomes:
         done.findings += located
         done.unreadable += problems
         done.notes += notes
     return done
 
 
-Handing = list[tuple[Path, str, set[int]]]  # (module, its function, the positions handed)
-# a file's findings, what of it could not be read, what of it is not Python, what it hands
-Outcome = tuple[list[Located], list[str], list[str], Handing]
-_project: Project | None = None  # a worker process's
+@dataclass
+class _File:
+    """A file as the review read it: each piece of its Python with the module the model made of
+    it (None: a piece with no word a mistake needs, only compiled), what of it could not be
+    read, and what of it is not Python."""
+
+    path: Path
+    pieces: list[tuple[sources.Piece, Module | None]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+# a file's findings, what of it could not be read, what of it is not Python
+Outcome = tuple[list[Located], list[str], list[str]]
+_files: list[tuple[_File, set[str], dict[Module, BaseException]]] = []
 
 
 def _quiet() -> None:
@@ -90,43 +101,65 @@ def _quiet() -> None:
     warnings.simplefilter("ignore", SyntaxWarning)
 
 
-def _start(roots: list[Path]) -> None:
-    global _project
-    gc.disable()  # as in the parent: a worker may be started afresh, not forked
+def _start() -> None:
+    gc.disable()  # as in the parent
     _quiet()
-    _project = Project(roots)
 
 
-def _worker_outcome(path: Path, rules: set[str]) -> Outcome:
-    assert _project is not None
-    return _outcome(path, rules, _project)
-
-
-def _handed(found: list[Path], handings: list[Handing]) -> dict[Path, dict[str, set[int]]]:
-    """By reviewed module, the parameters of its functions that other modules hand JAX
-    functions."""
-    reviewed = {path.resolve() for path in found}
-    handed: dict[Path, dict[str, set[int]]] = {}
-    for target, name, positions in (one for handing in handings for one in handing):
-        if target in reviewed:
-            handed.setdefault(target, {}).setdefault(name, set()).update(positions)
-    return handed
-
-
-def _outcome(path: Path, rules: set[str], project: Project) -> Outcome:
-    """One file's findings, or why it has none, and the helpers of other modules it hands
-    JAX functions: whatever goes wrong in one file (it cannot be read, or it breaks the checks:
-    an expression nested past Python's recursion limit) is that file's error, and the other
-    files are still reviewed."""
+def _read(path: Path, program: Program) -> _File:
+    """The file at ``path``, its pieces that may hold a mistake added to ``program``; whatever
+    goes wrong in it (it cannot be read, it is nested past Python's recursion limit) is its
+    error, and the other files are still reviewed."""
+    file = _File(path)
     try:
-        return _checked(path, rules, project)
+        read = sources.read(path)
+        file.problems, file.notes = read.problems, read.notes
+        for piece in read.pieces:
+            worth = registry.worth_checking(piece.source)
+            if not worth and path.suffix == ".py":
+                file.pieces.append((piece, None))  # compiled when checked, on every core
+                continue
+            try:
+                tree = ast.parse(piece.source)
+            except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte, before 3.12
+                _not_python(file, piece, error)
+                continue
+            if worth:
+                module = (
+                    program.add(path, tree, piece.source)
+                    if path.suffix == ".py"
+                    else program.piece(path, tree, piece.source)
+                )
+                file.pieces.append((piece, module))
     except ReviewError as error:
-        return [], [str(error)], [], []
-    except (RecursionError, MemoryError) as error:
+        return _File(path, problems=[str(error)])
+    except Exception as error:
+        return _File(path, problems=[_failed(path, error)])
+    return file
+
+
+def _failed(path: Path, error: BaseException) -> str:
+    if isinstance(error, (RecursionError, MemoryError)):
         why = f"too deeply nested or too large to review ({type(error).__name__})"
-    except Exception as error:  # a fault of the checks on this file: reported, not fatal
+    else:  # a fault of the checks on this file: reported, not fatal
         why = f"the review failed on this file ({type(error).__name__}: {error})"
-    return [], [f"{named(path)}: {why}"], [], []
+    return f"{named(path)}: {why}"
+
+
+def _not_python(file: _File, piece: sources.Piece, error: Exception) -> None:
+    """Say that a piece is not Python: a Python file's error, a fence's or a cell's note (each
+    fence or cell is Python, but not all of them in a row: a __future__ import)."""
+    line = _line_of(error, piece.source)
+    why = getattr(error, "msg", error)
+    if file.path.suffix == ".py":
+        raise ReviewError(f"{named(file.path)}:{line}: not Python: {why}")
+    where = f":{line}"
+    if piece.cells:
+        where = ": cell {}, line {}".format(*piece.cell_of(line))
+    file.notes.append(
+        f"{named(file.path)}{where}: its code, read as one program, is not Python ({why}); "
+        "not reviewed"
+    )
 
 
 def _line_of(error: Exception, source: str) -> int:
@@ -137,58 +170,39 @@ def _line_of(error: Exception, source: str) -> int:
     return line or 1
 
 
-def review_file(
-    path: Path, rules: set[str], project: Project | None = None
-) -> tuple[list[Located], Handing]:
-    """The findings in one file, and the helpers of other modules of ``project`` that it hands
-    JAX functions."""
-    found, _, _, handing = _checked(path, rules, project or Project([path.parent]))
-    return found, handing
+def _check_nth(i: int) -> Outcome:
+    """The findings of the ``i``-th file read; a fault in one file is that file's error."""
+    file, rules, failed = _files[i]
+    try:
+        return _check(file, rules, failed), file.problems, file.notes
+    except ReviewError as error:
+        return [], [*file.problems, str(error)], file.notes
+    except Exception as error:
+        return [], [*file.problems, _failed(file.path, error)], file.notes
 
 
-def _checked(path: Path, rules: set[str], project: Project) -> Outcome:
-    """A file's findings, what of it could not be read or is not Python, and the helpers of
-    other modules of ``project`` that it hands JAX functions."""
+def _check(file: _File, rules: set[str], failed: dict[Module, BaseException]) -> list[Located]:
     found = []
-    handing: Handing = []
-    read = sources.read(path)
-    for piece in read.pieces:
-        worth = registry.worth_checking(piece.source)
-        try:
-            if not worth and path.suffix == ".py":
-                # nothing to find, but a file that is not Python is said: compiling it (never
+    for piece, module in file.pieces:
+        if module is None:
+            try:  # nothing to find, but a file that is not Python is said: compiling it (never
                 # run) costs less than parsing it (0.84 on jax's files), and most files are these
-                compile(piece.source, str(path), "exec", dont_inherit=True)
-                continue
-            tree = ast.parse(piece.source)
-        except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte, before 3.12
-            line = _line_of(error, piece.source)
-            why = getattr(error, "msg", error)
-            if path.suffix == ".py":
-                raise ReviewError(f"{named(path)}:{line}: not Python: {why}") from None
-            # each fence or cell is Python, but not all of them in a row (a __future__ import)
-            where = f":{line}"
-            if piece.cells:
-                where = ": cell {}, line {}".format(*piece.cell_of(line))
-            read.notes.append(
-                f"{named(path)}{where}: its code, read as one program, is not Python ({why}); "
-                "not reviewed"
-            )
+                compile(piece.source, str(file.path), "exec", dont_inherit=True)
+            except (SyntaxError, ValueError) as error:
+                _not_python(file, piece, error)
             continue
-        if not worth:
-            continue
-        if path.suffix == ".py":
-            facts = project.facts(path, tree, piece.source)
-        else:
-            facts = Module(tree, piece.source, project.importer(path), path=path.resolve())
-        assert facts is not None
-        if facts.imported_functions:  # what it hands them is known once its functions are
-            facts.know()
-        for finding in registry.check(facts, rules):
+        if module in failed:
+            raise ReviewError(_failed(file.path, failed[module]))
+        for finding in registry.check(module, rules):
             if piece.cells:
                 cell, line = piece.cell_of(finding.line)
-                found.append(Located(path, replace(finding, line=line), cell=cell))
+                found.append(Located(file.path, replace(finding, line=line), cell=cell))
             else:
-                found.append(Located(path, replace(finding, line=piece.line + finding.line - 1)))
-        handing += [(m.path, name, at) for m, name, at in facts.handing if m.path is not None]
-    return found, read.problems, read.notes, handing
+                line = piece.line + finding.line - 1
+                found.append(Located(file.path, replace(finding, line=line)))
+    return found
+
+
+def review_file(path: Path, rules: set[str]) -> list[Located]:
+    """The findings in one file, reviewed as a program of its folder."""
+    return review([path], rules, jobs=1).findings

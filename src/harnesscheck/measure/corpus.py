@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harnesscheck import rules, sources
-from harnesscheck.model.facts import Module
+from harnesscheck.model.module import Module
 from harnesscheck.rules import RULES
 
 EXPECT = re.compile(r"#\s*expect:\s*(.+)$")
@@ -134,7 +134,7 @@ def score(folder: Path) -> Score:
         expected = labels(text)
         unlabelled = "\n".join(EXPECT.sub("", line) for line in module.splitlines())
         matched = set()  # a label anywhere in the statement or call found matches it
-        for finding in rules.check(Module(tree, unlabelled)):
+        for finding in rules.check(Module.alone(tree, unlabelled)):
             if finding.rule in NOT_LABELLED:
                 result.unscored[finding.rule] += 1
                 continue

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from harnesscheck import review
 from harnesscheck.errors import ReviewError
-from harnesscheck.model.project import Project
+from harnesscheck.model.program import Program
 from harnesscheck.regions import regions
 from harnesscheck.rules import RULES
 
@@ -134,14 +134,16 @@ def findings(repo: dict, root: Path, unreadable: list[str]) -> list[Mark]:
     found = review.review([root], set(RULES))
     scratch = f"{root}/"  # named from the repository's root: the scratch folder is gone after
     unreadable.extend(f"{repo['github']}: {p.replace(scratch, '')}" for p in found.unreadable)
-    project = Project([root])
+    program = Program([root])
     spans: dict[Path, list[tuple[int, int]]] = {}
     marks = []
     for f in found.findings:
         if f.path not in spans:
             source = f.path.read_text(encoding="utf-8")
-            facts = project.facts(f.path, ast.parse(source), source)
-            spans[f.path] = [(r.start, r.end.end_lineno or r.end.lineno) for r in regions(facts)]
+            module = program.add(f.path, ast.parse(source), source)
+            program.resolve()
+            assert module is not None
+            spans[f.path] = [(r.start, r.end.end_lineno or r.end.lineno) for r in regions(module)]
         line = f.finding.line
         inside = tuple(s for s in spans[f.path] if s[0] <= line <= s[1])
         marks.append(Mark(repo["github"], rel(f.path, root), line, f.finding.rule, spans=inside))

@@ -11,10 +11,10 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from harnesscheck.model.facts import (
-    APPENDING,
+from harnesscheck.model.library import APPENDING
+from harnesscheck.model.module import Module
+from harnesscheck.model.syntax import (
     Function,
-    Module,
     Place,
     bound_names,
     callee_key,

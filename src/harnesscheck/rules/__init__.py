@@ -5,7 +5,7 @@ summary and the words its mistake cannot be written without; its docstring is it
 documentation, which the site's review-tool page shows; its ``check(source)`` yields what it
 finds. Adding a rule is adding a module, and its fixture in ``tests/review_rules/``.
 
-What they share is analysis, not rules: the module's facts (:mod:`harnesscheck.model.facts`) and
+What they share is analysis, not rules: the module's facts (:mod:`harnesscheck.model.module`) and
 its timed regions (:mod:`harnesscheck.regions`), given to every rule as a :class:`Source`.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from harnesscheck.findings import Finding
-from harnesscheck.model.facts import Module
+from harnesscheck.model.module import Module
 from harnesscheck.regions import Region, regions
 from harnesscheck.sources.suppressions import Comment, comments
 

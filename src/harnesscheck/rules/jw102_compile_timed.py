@@ -17,15 +17,9 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding, says
-from harnesscheck.model.facts import (
-    APPENDING,
-    LOOPS,
-    Module,
-    bound_names,
-    callee_key,
-    callee_name,
-    spans_line,
-)
+from harnesscheck.model.library import APPENDING, LOOPS
+from harnesscheck.model.module import Module
+from harnesscheck.model.syntax import bound_names, callee_key, callee_name, spans_line
 from harnesscheck.regions import TIMED_WORDS, WARM_UP
 from harnesscheck.rules import Source
 

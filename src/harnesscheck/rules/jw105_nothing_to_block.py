@@ -16,7 +16,9 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.facts import TRACING, Module, callee_name, dotted_parts, wrapper_name
+from harnesscheck.model.library import TRACING
+from harnesscheck.model.module import Module
+from harnesscheck.model.syntax import callee_name, dotted_parts, wrapper_name
 from harnesscheck.rules import Source
 
 CODE = "JW105"

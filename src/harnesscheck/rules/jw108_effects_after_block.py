@@ -29,7 +29,8 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.facts import APPENDING, bound_names, callee_name, dotted_name, spans_line
+from harnesscheck.model.library import APPENDING
+from harnesscheck.model.syntax import bound_names, callee_name, dotted_name, spans_line
 from harnesscheck.rules import Source
 
 CODE = "JW108"

@@ -21,7 +21,7 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.facts import callee_name
+from harnesscheck.model.syntax import callee_name
 from harnesscheck.regions import TIMED_WORDS
 from harnesscheck.rules import Source
 

@@ -24,7 +24,7 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.facts import callee_name, names_read
+from harnesscheck.model.syntax import callee_name, names_read
 from harnesscheck.rules import Source
 
 CODE = "JW111"

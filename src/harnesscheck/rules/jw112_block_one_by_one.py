@@ -19,7 +19,7 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.facts import dotted_parts
+from harnesscheck.model.syntax import dotted_parts
 from harnesscheck.rules import Source
 
 CODE = "JW112"

@@ -18,7 +18,7 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.facts import bound_names
+from harnesscheck.model.syntax import bound_names
 from harnesscheck.rules import Source
 
 CODE = "JW113"

@@ -1,0 +1,49 @@
+"""What the libraries of JAX's ecosystem do, read from ``library.toml`` (data: knowing one more
+library is an entry there, not code): the callables that trace, jit, wait, time, pass arrays on
+untouched, or map a function over a tree."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+
+
+def library(text: str) -> dict[str, set[str]]:
+    """The names of each kind of callable in a table like library.toml, over every library it
+    lists; a kind it does not know is an error that names the library."""
+    kinds: dict[str, set[str]] = {kind: set() for kind in KINDS}
+    for library, entry in tomllib.loads(text).items():
+        for kind, names in entry.items():
+            if kind != "why" and kind not in kinds:
+                raise ImportError(f"library.toml: [{library}] names no kind of callable: {kind}")
+            kinds.get(kind, set()).update(names if kind != "why" else [])
+    return kinds
+
+
+KINDS = (
+    "traces", "jits", "blocks", "loops", "times", "no-work", "waits", "waits-method",
+    "device-waits", "passes", "robust", "appends", "callbacks", "maps",
+)  # fmt: skip
+
+
+LIBRARY = library(resources.files(__package__).joinpath("library.toml").read_text("utf-8"))
+TRACING = LIBRARY["traces"]  # its function argument (or decorated function) is traced, not run
+JITTING = LIBRARY["jits"]
+BLOCKING = LIBRARY["blocks"]  # what it jits waits for its results (equinox's filter_jit)
+LOOPS = LIBRARY["loops"]  # called outside jit, they compile their function
+TIMERS = LIBRARY["times"]
+# Parts of the jax namespace that do no work on the device (a call to them is not timed work).
+NOT_WORK = LIBRARY["no-work"]
+# Calls that wait for a JAX array's values (they read them, or wait for them).
+WAITING_METHODS = LIBRARY["waits-method"]
+WAITING_FUNCTIONS = LIBRARY["waits"]
+# Calls that might wait for everything dispatched before them ...
+DEVICE_WAITS = LIBRARY["device-waits"]
+# ... and any call named like `sync()`, `sync_func()`, `synchronize_all_activity()`
+PASSING = LIBRARY["passes"]  # calls that take arrays and never wait on them
+ROBUST = LIBRARY["robust"]
+CALLBACKS = LIBRARY["callbacks"]  # host callbacks that may change the host's state
+APPENDING = LIBRARY["appends"]  # results.append(out): results holds it
+MAPPING = LIBRARY["maps"]  # tree_map(place, params): what place returns, leaf by leaf
+JAX_MODULES = {"jax", "jnp", "lax", "random", "jr", "jrandom"}
+NUMPY_MODULES = {"np", "numpy", "onp"}

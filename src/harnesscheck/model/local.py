@@ -1,0 +1,446 @@
+"""What one module defines and does by itself, read from its syntax alone: the first step of
+the model (every module's names, before any call is classified across modules). What it
+imports from the program's other modules is the second step (:mod:`harnesscheck.model.module`)."""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from harnesscheck.findings import says
+from harnesscheck.model.library import (
+    APPENDING,
+    BLOCKING,
+    CALLBACKS,
+    JAX_MODULES,
+    JITTING,
+    LOOPS,
+    NUMPY_MODULES,
+    ROBUST,
+    TRACING,
+)
+from harnesscheck.model.syntax import (
+    Function,
+    bound_names,
+    callee_key,
+    callee_name,
+    dotted_name,
+    dotted_parts,
+    first_timer,
+    is_benchmark,
+    is_timer,
+    names_read,
+    paired,
+    positional_params,
+    reshards,
+    spans_line,
+    statement_lists,
+    times_its_block,
+    walk,
+    wrapper_name,
+)
+
+
+class Local:
+    """One module's own definitions and calls, found in one walk of its syntax tree: what it
+    imports, jits, times and calls, by the names it binds. The rules ask it through
+    :class:`~harnesscheck.model.module.Module`, which adds what other modules share."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        source: str = "",
+        path: Path | None = None,
+    ) -> None:
+        self.nodes = walk(tree)  # walked once: walking is most of the cost
+        self._kinds: dict[type, list[ast.AST]] = {}  # the nodes by their exact type
+        for node in self.nodes:
+            self._kinds.setdefault(type(node), []).append(node)
+        self.tree_body = tree.body
+        self.source = source
+        self.lines = source.splitlines()
+        self.path = path
+        self._import_nodes: list[ast.Import | ast.ImportFrom] = []
+        self.jax_modules = set(JAX_MODULES)
+        self.numpy_modules = set(NUMPY_MODULES)
+        self.jax_names: dict[str, str] = {}  # names imported from jax: bound -> jax's name
+        self.imported: set[str] = set()  # every module the module imports, by its full name
+        self.from_timeit = {"timeit"}  # names imported from timeit (`%timeit` becomes timeit)
+        self.traced: set[str] = set()  # functions whose body is traced
+        self._traced_here: set[int] = set()  # the definitions a tracer decorates
+        self._traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
+        self._methods: set[int] = set()  # definitions in a class body: no bare name finds them
+        self._class_methods: dict[str, set[str]] = {}  # the module's classes: their methods
+        self._jit_aliases: set[str] = set()  # names bound to jit itself: pjit_fn = pjit
+        # classes whose __call__ calls what their constructor is handed: at which position
+        self._wrappers: dict[str, int] = {}
+        self.jitted: set[str] = set()  # names bound to jitted functions
+        self.compiled: set[str] = set()  # names bound to compiled functions: they never compile
+        self.identities: set[str] = set()  # jit(lambda x: x, out_shardings=...): resharding
+        self.pure: set[str] = set()  # jitted by jax itself: they change none of their arguments
+        # jitted by equinox: since 0.11.8 `filter_jit` blocks on its result before returning
+        self.blocking: set[str] = set()
+        self.factories: set[str] = set()  # functions that return a jitted function
+        self.partials: dict[str, str] = {}  # write_fn = partial(write, ...): write_fn -> write
+        self.timing_contexts: set[str] = set()  # context managers that time their block
+        self.timing_methods: dict[str, set[str]] = {}  # class -> its methods that are ones
+        self.functions: dict[str, list[Function]] = {}
+        self.jax_functions: set[str] = set()  # module functions that dispatch and never wait
+        self.waiting_functions: set[str] = set()  # module functions that wait
+        self.called: dict[str, list[int]] = {}  # function name -> lines where it is called
+        # What keeps the fastest (or the median) of repeated timings, or drops the first ones:
+        # the names min(), median(), times[1:] read, and the nodes inside such a call.
+        self.kept_names: set[str] = set()
+        self.kept_nodes: set[int] = set()
+        self.times = False  # the module reads a timer
+        self.barrier = False  # the module calls jax.effects_barrier()
+        self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
+        self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
+        self._collect()
+        self._factories()
+        for lines in self.called.values():
+            lines.sort()  # the first call of each is then lines[0]
+
+    def of(self, *kinds: type) -> list[Any]:
+        """The module's nodes of these exact types (``ast.Call``, …), each type's in the order
+        of ``walk``: most checks ask for one or two types, and this spares them every node."""
+        if len(kinds) == 1:
+            return self._kinds.get(kinds[0], [])
+        return [node for kind in kinds for node in self._kinds.get(kind, [])]
+
+    def _collect(self) -> None:
+        for node in self.of(ast.Import, ast.ImportFrom):  # first: calls ask what was imported
+            self._imported(node)
+        for node in self.of(ast.Call):
+            self._collect_call(node)
+        for node in self.of(ast.Assign):  # pjit_fn = pjit (in a branch): pjit_fn(f) jits f
+            if isinstance(node.value, (ast.Name, ast.Attribute)) and (
+                callee_name(node.value) in JITTING
+            ):
+                self._jit_aliases.update(n for t in node.targets for n in bound_names(t))
+        for node in self.of(ast.Assign):
+            self._collect_assign(node)
+        for node in self.of(ast.Subscript):
+            if type(node.slice) is ast.Slice:
+                lower = node.slice.lower
+                if (isinstance(lower, ast.Constant) and lower.value == 1) or (
+                    isinstance(lower, ast.Name) and "warm" in lower.id.lower()
+                ):
+                    self.kept_names |= names_read(node.value)
+        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
+            self._collect_function(node)
+        for node in self.of(ast.ClassDef):
+            self._collect_class(node)
+        for node in self.of(ast.While):
+            if isinstance(node.test, ast.Name):
+                self.times = self.times or node.test.id == "state"
+
+    def _collect_function(self, node: Function) -> None:
+        self.functions.setdefault(node.name, []).append(node)
+        for decorator in node.decorator_list:
+            wrapper = wrapper_name(decorator)
+            if wrapper in TRACING:
+                self.traced.add(node.name)
+                self._traced_here.add(id(node))
+            if wrapper in JITTING:
+                self.jitted.add(node.name)
+                if wrapper in BLOCKING:
+                    self.blocking.add(node.name)
+                self._donates(ast.Name(node.name), decorator, node)
+        if isinstance(node, ast.FunctionDef) and times_its_block(node):
+            self.timing_contexts.add(node.name)
+
+    def _collect_class(self, node: ast.ClassDef) -> None:
+        """A context manager class that reads a timer on entering and on leaving, and the
+        methods of a class that are @contextmanager timers."""
+        methods = {m.name: m for m in node.body if isinstance(m, Function)}
+        self._methods |= {id(m) for m in node.body if isinstance(m, Function)}
+        self._class_methods[node.name] = set(methods)
+        init, call = methods.get("__init__"), methods.get("__call__")
+        if init is not None and call is not None:  # calling what its constructor is handed
+            params = positional_params(init)[1:]
+            held = {
+                dotted_name(t): s.value.id
+                for s in walk(init)
+                if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
+                and s.value.id in params
+                for t in s.targets
+            }  # fmt: skip
+            for r in walk(call):
+                if isinstance(r, ast.Return) and isinstance(r.value, ast.Call):
+                    if (callee := dotted_name(r.value.func)) in held:
+                        self._wrappers[node.name] = params.index(held[callee])
+        hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
+        if all(hook is not None and first_timer(hook) for hook in hooks):
+            self.timing_contexts.add(node.name)
+        timing = {name for name, method in methods.items() if times_its_block(method)}
+        if timing:
+            self.timing_methods[node.name] = timing
+
+    def _collect_call(self, node: ast.Call) -> None:
+        called = callee_name(node.func)
+        if called in TRACING:
+            for argument in node.args[:3]:
+                if isinstance(argument, ast.Name):
+                    self.traced.add(argument.id)
+                    self._traced_names.append((argument.id, node.lineno))
+        used = [node.func]
+        if isinstance(node.func, ast.Attribute):  # f.lower(x) compiles f
+            used.append(node.func.value)
+        if called in LOOPS:  # lax.fori_loop(0, n, step, x) compiles step
+            used += node.args
+        for name in filter(None, map(callee_key, used)):
+            self.called.setdefault(name, []).append(node.lineno)
+        if called in ROBUST:  # min(times), np.median(times), times.min()
+            held = [
+                *node.args,
+                *([node.func.value] if isinstance(node.func, ast.Attribute) else []),
+            ]
+            for argument in held:
+                self.kept_names |= names_read(argument)
+                self.kept_nodes |= {id(n) for n in walk(argument)}
+        if not self.times:
+            self.times = is_timer(node) or self.is_timeit(node) or is_benchmark(node)
+        self.barrier = self.barrier or called == "effects_barrier"
+        if called in CALLBACKS and node.args:
+            self.callbacks.append(node.args[0])
+
+    def _collect_assign(self, node: ast.Assign) -> None:
+        if not isinstance(node.value, ast.Call):
+            return
+        wrapper = wrapper_name(node.value.func)
+        if callee_key(node.value.func) in self._jit_aliases:
+            wrapper = "jit"
+        for target in node.targets:
+            if wrapper in JITTING:  # jit(f), partial(jax.jit, ...)(f)
+                self.jitted.update(bound_names(target))
+                if reshards(node.value):
+                    self.identities.update(bound_names(target))
+                if wrapper in BLOCKING:
+                    self.blocking.update(bound_names(target))
+                self._donates(target, node.value, None)
+                if not {"nnx", "eqx", "objax"} & set(dotted_parts(node.value.func)):
+                    self.pure.update(bound_names(target))
+            elif wrapper == "compile" and isinstance(target, ast.Name):
+                self.compiled.add(target.id)  # g = f.lower(x).compile()
+                self.pure.add(target.id)
+            elif wrapper in TRACING and isinstance(target, ast.Name):
+                self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
+
+    def _wraps_jitted(self, call: ast.Call) -> bool:
+        """A wrapper class of the module made around a jitted function: whisper-jax's
+        ``PjittedFnWithContext(pjitted, mesh)``, whose ``__call__`` calls it."""
+        at = self._wrappers.get(callee_key(call.func))
+        return at is not None and len(call.args) > at and callee_key(call.args[at]) in self.jitted
+
+    def _factories(self) -> None:
+        """The module's functions that return a jitted function: ``return jax.jit(step)``."""
+        for node in self.of(ast.Return):
+            if node.value is not None:
+                value = node.value
+                made = isinstance(value, ast.Call) and (
+                    wrapper_name(value.func) in JITTING or self._wraps_jitted(value)
+                )
+                if made or callee_key(value) in self.jitted:
+                    inner = max(self.around(node.lineno), key=lambda d: d.lineno, default=None)
+                    if inner is not None:
+                        self.factories.add(inner.name)
+
+    @functools.cached_property
+    def defined(self) -> set[str]:
+        """The names the module binds at its top level (what another module can import)."""
+        names: set[str] = set()
+        for statement in self.tree_body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(statement.name)
+            elif isinstance(statement, ast.ImportFrom):  # re-exported by a package's __init__
+                names.update(a.asname or a.name for a in statement.names if a.name != "*")
+            elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                targets = getattr(statement, "targets", [getattr(statement, "target", None)])
+                names.update(n for t in targets for n in bound_names(t) if "." not in n)
+        return names
+
+    def _donates(self, target: ast.AST, wrapper: ast.AST, definition: Function | None) -> None:
+        """The arguments ``jax.jit(f, donate_argnums=...)`` donates; nnx and equinox keep the
+        objects they are handed up to date, so theirs are left out."""
+        if not isinstance(target, ast.Name) or not isinstance(wrapper, ast.Call):
+            return
+        if wrapper_name(wrapper) not in {"jit", "pjit", "pmap"} or any(
+            {"nnx", "eqx"} & set(dotted_parts(n)) for n in [wrapper.func, *wrapper.args[:1]]
+        ):
+            return  # only jax's own jit donates: nnx and equinox keep their objects up to date
+        if target.id in self.donating:
+            self.donating[target.id] = (set(), set())  # bound twice: which one is called?
+            return
+        positions: set[int] = set()
+        names: set[str] = set()
+        for keyword in wrapper.keywords:
+            values = keyword.value.elts if isinstance(keyword.value, ast.Tuple) else [keyword.value]
+            constants = [v.value for v in values if isinstance(v, ast.Constant)]
+            if keyword.arg == "donate_argnums":
+                positions |= {c for c in constants if isinstance(c, int)}
+            elif keyword.arg == "donate_argnames":
+                names |= {c for c in constants if isinstance(c, str)}
+        if definition is not None:
+            positions |= {
+                i for i, param in enumerate(positional_params(definition)) if param in names
+            }
+        if positions or names:
+            self.donating[target.id] = (positions, names)
+
+    def _imported(self, node: ast.Import | ast.ImportFrom) -> None:
+        self._import_nodes.append(node)
+        self.imported |= {a.name for a in node.names} if isinstance(node, ast.Import) else set()
+        self.imported |= (
+            {node.module} if isinstance(node, ast.ImportFrom) and node.module else set()
+        )
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if alias.name.split(".")[0] == "jax":
+                    self.jax_modules.add(bound)
+                    self.numpy_modules.discard(bound)  # import jax.numpy as np
+                elif alias.name == "numpy":
+                    self.numpy_modules.add(bound)
+        elif node.module == "timeit":
+            self.from_timeit |= {alias.asname or alias.name for alias in node.names}
+        elif node.module and node.module.split(".")[0] == "jax":
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                self.jax_names[bound] = alias.name
+                self.numpy_modules.discard(bound)
+
+    def keeps_fastest(self, names: set[str], node: ast.AST) -> bool:
+        """The timings held in ``names`` (or computed by ``node``), or what is computed from
+        them, are minimised, taken the median of, or sliced past their first runs."""
+        if id(node) in self.kept_nodes:
+            return True  # min(timeit.repeat(...))
+        reached, todo = set(names), list(names)
+        while todo:
+            more = set(self._flows_from.get(todo.pop(), ())) - reached
+            reached |= more
+            todo += more
+        return bool(reached & self.kept_names)
+
+    @functools.cached_property
+    def _flows_from(self) -> dict[str, list[str]]:
+        """By name, the names bound to values that read it: ``dt = t1 - t0``,
+        ``times.append(dt)`` (found the first time it is asked: most modules never ask)."""
+        flows: list[tuple[list[str], set[str]]] = []
+        for node in self.of(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call):
+            if not isinstance(node, ast.Call) and node.value:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound = [name for target in targets for name in bound_names(target)]
+                flows.append((bound, names_read(node.value)))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr in APPENDING:
+                    read = set().union(*(names_read(a) for a in node.args))
+                    flows.append((bound_names(node.func.value), read))
+        found: dict[str, list[str]] = {}
+        for bound, read in flows:
+            for name in read:
+                found.setdefault(name, []).extend(bound)
+        return found
+
+    def traced_calls(self, called: str) -> Iterator[tuple[Function, ast.Call]]:
+        """Each call of ``called`` (its last name) inside a module function whose body is
+        traced (by ``jit``, ``vmap``, ``scan`` …), with that function."""
+        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
+            if id(node) in self._traced_definitions:
+                for inner in walk(node):
+                    if isinstance(inner, ast.Call) and callee_name(inner.func) == called:
+                        yield node, inner
+
+    @functools.cached_property
+    def _traced_definitions(self) -> set[int]:
+        """The definitions whose bodies are traced: those a tracer decorates, and the one a
+        name handed to a tracing call finds from where it is called, as Python finds it (the
+        nearest enclosing definition of that name; a method is never found by its bare name,
+        so ``jit(eval)`` in ``__init__`` does not trace the method ``eval``)."""
+        found = set(self._traced_here)
+        for name, line in self._traced_names:
+            depths = {
+                id(d): depth
+                for d in self.functions.get(name, [])
+                if id(d) not in self._methods and (depth := self._depth_seen(d, line)) >= 0
+            }
+            nearest = max(depths.values(), default=-1)
+            found |= {d for d, depth in depths.items() if depth == nearest}
+        return found
+
+    def _depth_seen(self, definition: Function, line: int) -> int:
+        """How deep the scope a definition is made in lies (0: the module), or -1 when that
+        scope does not hold ``line``."""
+        outer = [f for f in self.around(definition.lineno) if f is not definition]
+        if not outer:
+            return 0
+        scope = max(outer, key=lambda f: f.lineno)
+        return len(outer) if spans_line(scope, line) else -1
+
+    @functools.cached_property
+    def assigned(self) -> list[ast.Assign]:
+        """The module's assignments, in the order of their lines."""
+        return sorted(self.of(ast.Assign), key=lambda n: n.lineno)
+
+    def is_benchmark_loop(self, node: ast.While) -> bool:
+        """google_benchmark's timed loop, ``while state:``, in a module that imports it."""
+        named = isinstance(node.test, ast.Name) and node.test.id == "state"
+        return named and "google_benchmark" in self.imported
+
+    def is_timeit(self, call: ast.Call) -> bool:
+        """``timeit.timeit``, ``timeit.repeat``, or either imported from ``timeit``."""
+        chain = dotted_parts(call.func)
+        if callee_name(call.func) not in {"timeit", "repeat"}:
+            return False
+        return chain[:1] == ["timeit"] or (len(chain) == 1 and chain[0] in self.from_timeit)
+
+    def bodies(self) -> Iterator[list[ast.stmt]]:
+        for child in self.nodes:
+            yield from statement_lists(child)
+
+    def scope_of(self, line: int) -> int:
+        """The first line of the innermost function around ``line`` (0: the module)."""
+        return max((d.lineno for d in self.around(line)), default=0)
+
+    def around(self, line: int) -> Iterator[Function]:
+        """The module's functions that ``line`` is in."""
+        for defs in self.functions.values():
+            yield from (definition for definition in defs if spans_line(definition, line))
+
+    def assignments(self, statement: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]]:
+        for node in walk(statement):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    yield from paired(target, node.value)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                yield node.target, node.value
+
+    def meant(self, start: int, end: ast.AST, words: tuple[str, ...]) -> bool:
+        """The line that starts the timer, or the statement that reads it and the line after,
+        say what the region times on purpose (`compile_time = time.time() - t0`, `# dispatch
+        only`, `log("compiled in %.2f s", elapsed)`)."""
+        first = getattr(end, "lineno", start)
+        last = (getattr(end, "end_lineno", None) or first) + 1
+        return says([*self.lines[start - 1 : start], *self.lines[first - 1 : last]], words)
+
+    def warms_up(self, line: int) -> bool:
+        """The function around ``line`` is called more than once, or speaks of warming up."""
+        for definition in self.around(line):
+            calls = [k for k in self.called if k.split(".")[-1] == definition.name]
+            if sum(len(self.called[k]) for k in calls) > 1:
+                return True
+            names = (n.id for n in walk(definition) if isinstance(n, ast.Name))
+            if any("warm" in name.lower() for name in names):
+                return True
+        return False
+
+    def host_made(self, statement: ast.stmt, host: set[str]) -> None:
+        """Add to ``host`` the names ``statement`` binds to what NumPy (or what NumPy made, a
+        RandomState) returns."""
+        for target, value in self.assignments(statement):
+            chain = dotted_parts(value.func) if isinstance(value, ast.Call) else []
+            if chain and chain[0] in host:
+                host.update(bound_names(target))

@@ -1,0 +1,425 @@
+"""What one module does in the program it is part of: the second step of the model. Every
+module's own names are read first (:class:`~harnesscheck.model.local.Local`); then, in the order
+of its imports, each takes what the modules it imports share (what they jit, dispatch, wait on
+or time, under the names it binds them to), and its functions' calls are classified: which
+dispatch JAX work and never wait, which wait. The rules ask only modules resolved so.
+
+Precision comes first: the model ties work to JAX only where it can see it (a function jitted
+in the program, a ``jax``/``jnp``/``lax`` call, a function of the program that computes with
+them, or one handed such a function), and a call of code it cannot see is one that might wait.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from harnesscheck.model.library import (
+    MAPPING,
+    NOT_WORK,
+    PASSING,
+    TRACING,
+    WAITING_FUNCTIONS,
+    WAITING_METHODS,
+)
+from harnesscheck.model.local import Local
+from harnesscheck.model.syntax import (
+    bound_names,
+    callee_key,
+    callee_name,
+    dotted_name,
+    dotted_parts,
+    may_sync,
+    names_read,
+    of_the_host,
+    positional_params,
+    walk,
+    wrapper_name,
+)
+
+# What a module of the program shares with one that imports it: the names of each of these kinds.
+SHARED = (
+    "jitted", "compiled", "pure", "blocking", "jax_functions", "waiting_functions", "factories",
+    "timing_contexts",
+)  # fmt: skip
+
+# Finds the module an import names, given its dotted name and relative level.
+Imports = Callable[[str, int], "Module | None"]
+
+
+@dataclass
+class Handed:
+    """A function whose parameters are handed JAX functions (by its module's calls, or by
+    another module's)."""
+
+    first: int
+    last: int
+    params: set[str]
+
+
+class Module(Local):
+    """What one module defines and does in its program: its own names (:class:`Local`), what
+    the modules it imports share with it, and what its functions' calls do. Built in two steps:
+    made (its names), then :meth:`resolve`; :meth:`alone` does both for a module on its own.
+
+    ``imports`` finds the module an import names (None when it is not in the program);
+    ``handing`` lists the functions of other modules this one hands JAX functions to, which
+    the program hands back (:meth:`hand`) once every module is resolved."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        source: str = "",
+        imports: Imports | None = None,
+        path: Path | None = None,
+    ) -> None:
+        self._imports = imports
+        self._handed: dict[str, set[int]] = {}
+        # names bound to functions of other modules of the program: where they are defined
+        self.imported_functions: dict[str, tuple[Module, str]] = {}
+        self.inherited: dict[str, Module] = {}  # methods a class here inherits: where defined
+        self.handing: list[tuple[Module, str, set[int]]] = []  # (module, function, positions)
+        # classes imported from the program's modules, by the name bound here: (module, name)
+        self._imported_classes: dict[str, tuple[Module, str]] = {}
+        self.jax_values: set[str] = set()  # names bound to JAX arrays
+        self.scopes: list[Handed] = []
+        self._step = 1  # 1: its names; 2: resolving (an import cycle back finds it so); 3: done
+        super().__init__(tree, source, path)
+
+    @classmethod
+    def alone(cls, tree: ast.Module, source: str = "") -> Module:
+        """A module resolved on its own, with no program around it (a test's source)."""
+        module = cls(tree, source)
+        module.resolve()
+        return module
+
+    def resolve(self) -> None:
+        """The second step: take what the imported modules share (each resolved first), then
+        classify the calls of the module's functions. A module an import cycle leads back to
+        while it resolves gives what it has so far."""
+        if self._step > 1:
+            return
+        self._step = 2
+        self._adopt_imports()
+        self._instances()
+        self._made()
+        self._classify_functions()
+        for node in self.of(ast.Assign):
+            if self.jax_call(node.value):
+                for target in node.targets:
+                    self.jax_values.update(bound_names(target))
+        self._scopes()
+        self._step = 3
+
+    def hand(self, handed: dict[str, set[int]]) -> bool:
+        """Take the positions of its functions' parameters that other modules hand JAX
+        functions; whether that changed anything (its scopes, and what it hands on)."""
+        more = {
+            name: positions - self._handed.get(name, set()) for name, positions in handed.items()
+        }
+        if not any(more.values()):
+            return False
+        for name, positions in handed.items():
+            self._handed.setdefault(name, set()).update(positions)
+        self.scopes, self.handing = [], []
+        self._scopes()
+        return True
+
+    def _made(self) -> None:
+        """Names bound to what a factory makes, to a partial of a jitted function, or to a
+        timer's instance: ``step = make_step()``, ``partial(step, x)``, ``timer = Timer()``."""
+        self.times = self.times or bool(self.timing_contexts)
+        for node in self.assigned:
+            call = node.value
+            if not isinstance(call, ast.Call):
+                continue
+            bound = call.args[0] if callee_name(call.func) == "partial" and call.args else None
+            if bound is not None:
+                for target in node.targets:
+                    self.partials.update(dict.fromkeys(bound_names(target), callee_key(bound)))
+            made = callee_key(call.func) in self.factories or self._wraps_jitted(call)
+            if made or (bound is not None and callee_key(bound) in self.jitted):
+                for target in node.targets:
+                    self.jitted.update(bound_names(target))
+            elif callee_key(call.func) in self.timing_contexts:
+                for target in node.targets:
+                    self.timing_contexts.update(bound_names(target))
+
+    def _instances(self) -> None:
+        """Instances of the project's classes, and what their methods are: ``chrono =
+        Chrono()`` (then ``chrono.log_timing(...)`` times a block), ``env = RolloutManager(...)``
+        of another module (then ``env.batch_step`` is jitted)."""
+        for node in self.assigned:
+            made = callee_key(node.value.func) if isinstance(node.value, ast.Call) else ""
+            kinds = self._methods_of(made)
+            for target in node.targets:
+                for name in bound_names(target):
+                    for kind, methods in kinds.items():
+                        getattr(self, kind).update(f"{name}.{m}" for m in methods)
+
+    def _methods_of(self, name: str) -> dict[str, set[str]]:
+        """By kind, the methods of the class ``name`` names that time a block, are jitted,
+        dispatch or wait."""
+        if name in self._class_methods:
+            home, theirs = self, name
+        elif name in self._imported_classes:
+            home, theirs = self._imported_classes[name]
+        else:
+            return {}
+        methods = home._class_methods[theirs]
+        kinds = {
+            kind: methods & getattr(home, kind)
+            for kind in ("jitted", "blocking", "jax_functions", "waiting_functions", "factories")
+        }
+        kinds["timing_contexts"] = home.timing_methods.get(theirs, set())
+        return kinds
+
+    def _adopt_imports(self) -> None:
+        """What the project's modules this one imports share with it, under the names it binds
+        them to: ``from train import step`` (``step``), ``import utils as u`` (``u.timer``)."""
+        if self._imports is None:
+            return
+        for node in self._import_nodes:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if target := self._imports(alias.name, 0):
+                        self._share(target, f"{alias.asname or alias.name}.")
+                continue
+            base = node.module or ""
+            found = self._imports(base, node.level) if base else None
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                if found is not None and alias.name in found.defined:
+                    self._share(found, bound, alias.name)
+                    if alias.name in found._class_methods:
+                        self._imported_classes[bound] = (found, alias.name)
+                        self._inherit(bound)
+                    elif alias.name in found._imported_classes:  # re-exported by a package
+                        self._imported_classes[bound] = found._imported_classes[alias.name]
+                elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
+                    self._share(inner, f"{bound}.")  # from . import utils
+
+    def _inherit(self, bound: str) -> None:
+        """The methods a class of this module inherits from the class imported as ``bound``:
+        ``self.prepare()`` in ``class Mine(Theirs)`` is theirs."""
+        if not any(
+            isinstance(base, ast.Name) and base.id == bound
+            for node in self.of(ast.ClassDef)
+            for base in node.bases
+        ):
+            return
+        target, name = self._imported_classes[bound]
+        for method in target._class_methods[name]:
+            self.inherited[method] = target
+            for kind in ("jax_functions", "waiting_functions", "jitted"):
+                if method in getattr(target, kind):
+                    getattr(self, kind).add(method)
+
+    def _share(self, target: Module, bound: str, name: str = "") -> None:
+        """Take ``target``'s kinds of ``name`` as ``bound``, or, with no name, every name it
+        defines as ``bound`` + the name (a module bound to ``bound``, ending in a dot)."""
+        target.resolve()
+        names = {name: bound} if name else {n: bound + n for n in target.defined}
+
+        def mine(theirs: str) -> str:  # chrono.log_timing there is u.chrono.log_timing here
+            head, dot, rest = theirs.partition(".")
+            return names[head] + dot + rest if head in names else ""
+
+        for kind in SHARED:
+            getattr(self, kind).update(filter(None, map(mine, getattr(target, kind))))
+        for theirs, donated in target.donating.items():
+            if here := mine(theirs):
+                self.donating[here] = donated
+        for theirs, defined_there in target.imported_functions.items():  # re-exported
+            if here := mine(theirs):
+                self.imported_functions[here] = defined_there
+        for theirs in target.functions:
+            if theirs in target.defined and (here := mine(theirs)):
+                self.imported_functions[here] = (target, theirs)
+
+    def _classify_functions(self) -> None:
+        """Which module functions dispatch JAX work and never wait, and which wait; twice, so
+        that a function calling another of the module is known."""
+        calls_of = {
+            name: [n for d in defs for n in walk(d) if isinstance(n, ast.Call)]
+            for name, defs in self.functions.items()
+            if name not in self.traced
+        }
+        for _ in range(2):
+            for name, calls in calls_of.items():
+                if any(self.is_wait(call) for call in calls):
+                    self.waiting_functions.add(name)
+                elif any(self.jax_call(call) for call in calls) and not any(
+                    self._hands_waiting(call) for call in calls
+                ):
+                    self.jax_functions.add(name)
+
+    def _hands_waiting(self, call: ast.Call) -> bool:
+        """A call handed a function of the module that waits, or a ``partial`` of one: it may
+        run it (``pool.map(write, chunks)``)."""
+        handed = (self.partials.get(n, n) for a in call.args for n in names_read(a))
+        return any(name in self.waiting_functions for name in handed)
+
+    def _scopes(self) -> None:
+        """Parameters of module functions that the module (or another, ``handed``) hands JAX
+        functions, by call or as a decorator: ``bench(step, x)``, ``@timed``; and the functions
+        of other modules of the project it hands them to (``handing``)."""
+        handed: dict[str, set[int]] = {k: set(v) for k, v in self._handed.items()}
+        for node in self.of(ast.Call):
+            if key := callee_key(node.func):
+                for i, argument in enumerate(node.args):
+                    if self._jax_function(argument):
+                        handed.setdefault(key, set()).add(i)
+        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
+            if node.name in self.jax_functions | self.jitted:
+                for decorator in node.decorator_list:
+                    if key := callee_key(decorator):
+                        handed.setdefault(key, set()).add(0)
+        for name, positions in handed.items():
+            if name in self.imported_functions:
+                target, theirs = self.imported_functions[name]
+                self.handing.append((target, theirs, positions))
+            method = name.removeprefix("self.")
+            shift = 1 if method != name else 0  # self._embed(state, fn): fn is the third
+            for definition in self.functions.get(method, []) if "." not in method else []:
+                params = positional_params(definition)
+                chosen = {params[i + shift] for i in positions if i + shift < len(params)}
+                if chosen:
+                    last = definition.end_lineno or definition.lineno
+                    self.scopes.append(Handed(definition.lineno, last, chosen))
+
+    def _jax_function(self, node: ast.AST) -> bool:
+        """A function that computes with JAX: jitted, of the module or the project, from jax
+        itself, a ``partial`` of one, what a factory makes, or a lambda that calls one."""
+        if isinstance(node, ast.Name):  # a partial of one: place = partial(device_put, ...)
+            return self.partials.get(node.id, node.id) in self.jitted | self.jax_functions
+        if isinstance(node, ast.Attribute):
+            if dotted_name(node) in self.jitted | self.jax_functions:
+                return True
+            chain = dotted_parts(node)
+            return bool(chain) and chain[0] in self.jax_modules and not set(chain) & NOT_WORK
+        if isinstance(node, ast.Call):
+            if callee_name(node.func) == "partial" and node.args:
+                return self._jax_function(node.args[0])
+            return wrapper_name(node.func) in TRACING or callee_key(node.func) in self.factories
+        if isinstance(node, ast.Lambda):
+            return self.jax_call(node.body)
+        return False
+
+    def _maps(self, func: ast.AST) -> bool:
+        """A callee that maps a function over a tree: ``jax.tree_util.tree_map``,
+        ``jax.tree.map``, ``tree_map`` imported from jax."""
+        if isinstance(func, ast.Name):
+            return self.jax_names.get(func.id) in MAPPING
+        parts = dotted_parts(func)
+        return (
+            bool(parts)
+            and self.from_jax(func)
+            and bool({parts[-1], ".".join(parts[-2:])} & MAPPING)
+        )
+
+    def from_jax(self, func: ast.AST) -> bool:
+        """A callee in jax's own namespace: ``jnp.sum``, ``lax.scan``, ``device_put``."""
+        chain = dotted_parts(func)
+        return bool(chain) and (chain[0] in self.jax_modules or chain[0] in self.jax_names)
+
+    def jax_call(self, node: ast.AST) -> bool:
+        """A call that dispatches JAX work and returns its arrays."""
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        if isinstance(func, ast.Name):
+            name = func.id
+            if name in self.jitted | self.compiled | self.jax_functions:
+                return True
+            if name in self.jax_names:
+                original = self.jax_names[name]
+                skipped = TRACING | NOT_WORK | WAITING_FUNCTIONS
+                return original not in skipped and not original[:1].isupper()  # P(), Mesh()
+            if name in self.functions and name not in self.waiting_functions:
+                return any(names_read(arg) & self.jax_values for arg in node.args)
+            return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
+        if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x), make_step()(x)
+            return wrapper_name(func.func) in TRACING or callee_key(func.func) in self.factories
+        if self._maps(func):  # tree_map(device_put_replicated, params, shardings)
+            return bool(node.args) and self._jax_function(node.args[0])
+        if dotted_name(func) in self.jitted | self.compiled | self.jax_functions:
+            return True  # self.step = jax.jit(f); train.step(x), train being of the project
+        if dotted_parts(func)[:1] == ["self"] and len(dotted_parts(func)) == 2:  # self.evaluate()
+            return func.attr in self.jax_functions  # type: ignore[union-attr]
+        if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
+            if self.from_jax(func):
+                work = not set(dotted_parts(func)) & (NOT_WORK | TRACING)
+                return work and not func.attr[:1].isupper()
+        return False
+
+    def apart(self, call: ast.Call) -> set[int]:
+        """For a call of a module function (not jitted) that dispatches more than one piece of
+        JAX work and returns several values, the positions of those its own JAX work made:
+        they need not be ready together (``latents, embeds, steps = self._prepare(prompt)``:
+        0 and 1). A function that waits only under a condition (``if debug_timers:
+        jax.block_until_ready(...)``) counts: a wait the caller cannot count on is no wait for
+        results it then blocks in part."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            name = func.id
+        elif isinstance(func, ast.Attribute) and dotted_parts(func)[:1] == ["self"]:
+            name = func.attr
+        else:
+            return set()
+        if name in self.jitted | self.compiled:
+            return set()
+        if name not in self.jax_functions | self.waiting_functions:
+            return set()
+        if name not in self.functions and name in self.inherited:
+            return self.inherited[name].apart(call)
+        for definition in self.functions.get(name, []):
+            inside = walk(definition)
+            calls = [n for n in inside if isinstance(n, ast.Call) and self.jax_call(n)]
+            guarded = {id(n) for s in inside if isinstance(s, ast.If)
+                       for block in (s.body, s.orelse) for t in block for n in walk(t)}  # fmt: skip
+            waits = [n for n in inside if isinstance(n, ast.Call) and self.is_wait(n)]
+            if len(calls) < 2 or not all(id(w) in guarded for w in waits):
+                continue
+            made = {  # names the function binds to what its JAX calls return
+                bound
+                for n in inside
+                if isinstance(n, ast.Assign) and any(m in calls for m in walk(n.value))
+                for t in n.targets
+                for bound in bound_names(t)
+            }
+            for n in inside:
+                if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple):
+                    return {k for k, e in enumerate(n.value.elts) if callee_key(e) in made}
+        return set()
+
+    def is_wait(self, node: ast.Call) -> bool:
+        """A call that surely waits for the arrays it is given (or, for a function equinox
+        jitted, for those it returns)."""
+        if callee_key(node.func) in self.blocking:
+            return True
+        called = callee_name(node.func)
+        if isinstance(node.func, ast.Attribute) and called in WAITING_METHODS:
+            return True
+        if not node.args or all(of_the_host(a) for a in node.args):
+            return False  # bool(os.environ.get(...)), int("3"): a host value read
+        if called in WAITING_FUNCTIONS | self.waiting_functions:
+            return True
+        if callee_key(node.func) in self.waiting_functions:  # utils.sync(x), of the project
+            return True
+        chain = dotted_parts(node.func)
+        return bool(chain) and chain[0] in self.numpy_modules  # np.mean(x) fetches x
+
+    def might_wait(self, node: ast.Call, reaches: bool = False) -> bool:
+        """A call of code this review cannot see, which might wait for what it is given (or,
+        for a method, ``reaches`` through its object)."""
+        called = callee_name(node.func)
+        if may_sync(called):
+            return True
+        if self.jax_call(node) or self.is_wait(node) or called in PASSING | TRACING:
+            return False
+        if self.from_jax(node.func):
+            return False  # jax's own code: its waits are known
+        return bool(node.args or node.keywords) or reaches
