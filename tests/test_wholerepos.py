@@ -42,11 +42,11 @@ def test_there_are_sets_and_each_reads() -> None:
         assert wholerepos.load(set_file), f"{set_file.name} has no repositories"
 
 
-def _mirror(tmp_path: Path) -> tuple[Path, str]:
+def _mirror(tmp_path: Path, files: dict[str, str] | None = None) -> tuple[Path, str]:
     work = tmp_path / "work"
-    work.mkdir()
-    (work / "bench").mkdir()
-    (work / "bench" / "run.py").write_text(HARNESS)
+    for path, text in (files or {"bench/run.py": HARNESS}).items():
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        (work / path).write_text(text)
     git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "."], check=True)
@@ -99,6 +99,48 @@ def test_the_score_counts_found_missed_and_judged(tmp_path: Path) -> None:
     assert report["false alarms"] == ["someone/bench bench/run.py:15 JW101"]
     assert (report["precision"], report["recall"]) == (0.67, 0.67)
     assert report["per rule"]["JW101"] == {"labels": 2, "found": 1, "false": 1}
+
+
+TIMER = """import time
+
+class Timer:
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.elapsed = time.perf_counter() - self.start
+"""
+
+TIMED = """import jax
+from bench.timer import Timer
+
+step = jax.jit(lambda a: a * 2)
+x = jax.numpy.ones(3)
+with Timer():
+    y = step(x)
+"""
+
+
+def test_a_timer_of_a_sibling_module_is_followed_whole_not_alone(tmp_path: Path) -> None:
+    files = {"bench/__init__.py": "", "bench/timer.py": TIMER, "bench/run.py": TIMED}
+    mirrors, commit = _mirror(tmp_path, files)
+    set_file = tmp_path / "set.toml"
+    set_file.write_text(f"""
+[[repo]]
+github = "someone/bench"
+commit = "{commit}"
+licence = "MIT"
+files = ["bench/run.py", "bench/timer.py"]
+[[repo.mistake]]
+path = "bench/run.py"
+line = 7
+code = "JW102"
+""")
+    whole = wholerepos.report(wholerepos.score([set_file], mirrors))
+    alone = wholerepos.report(wholerepos.score([set_file], mirrors, alone=True))
+    assert whole["found"] == ["someone/bench bench/run.py:7 JW102"] and not whole["unjudged"]
+    assert alone["missed"] == ["someone/bench bench/run.py:7 JW102"] and not alone["unjudged"]
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,9 @@ repositories at a commit, the files a reader read, the mistakes, borderline case
 regions they found, and the findings judged after a run. No code is stored: each repository's
 Python files are taken from a bare git mirror (the library's ``fetch`` puts one under
 ``/work/.mirror/OWNER+NAME/repo``) into a scratch folder and reviewed there whole, as one
-project; only the findings in the files read are scored.
+project; only the findings in the files read are scored. Reviewed ``alone``, each file read is
+copied by itself into a folder of its own, so that no other module of its repository is seen:
+what a file's own code shows, as when one file is handed to the review.
 
 A finding matches a label on the same file within two lines (a JW102 or JW107 finding, found at
 a call, also at the reading of its region's timer); a finding that matches none is counted by
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import subprocess
 import tempfile
 import tomllib
@@ -43,6 +46,7 @@ class Mark:
     code: str
     why: str = ""
     spans: tuple[tuple[int, int], ...] = ()  # a finding's: the timed regions it lies in
+    says: str = ""  # a finding's message
 
 
 @dataclass
@@ -130,6 +134,18 @@ def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
     return root
 
 
+def each_alone(repo: dict, root: Path, into: Path) -> list[Path]:
+    """Each file read of the repository materialised at ``root``, copied by itself into a
+    folder of its own under ``into``, at its path in the repository: the roots to review."""
+    roots = []
+    for number, path in enumerate(repo["files"]):
+        own = into / repo["github"].replace("/", "+") / str(number)
+        (own / path).parent.mkdir(parents=True)
+        shutil.copyfile(root / path, own / path)
+        roots.append(own)
+    return roots
+
+
 def findings(repo: dict, root: Path, unreadable: list[str]) -> list[Mark]:
     found = review.review([root], set(RULES))
     scratch = f"{root}/"  # named from the repository's root: the scratch folder is gone after
@@ -146,7 +162,8 @@ def findings(repo: dict, root: Path, unreadable: list[str]) -> list[Mark]:
             spans[f.path] = [(r.start, r.end.end_lineno or r.end.lineno) for r in regions(module)]
         line = f.finding.line
         inside = tuple(s for s in spans[f.path] if s[0] <= line <= s[1])
-        marks.append(Mark(repo["github"], rel(f.path, root), line, f.finding.rule, spans=inside))
+        path, rule = rel(f.path, root), f.finding.rule
+        marks.append(Mark(repo["github"], path, line, rule, spans=inside, says=f.finding.message))
     return marks
 
 
@@ -154,7 +171,9 @@ def rel(path: Path, root: Path) -> str:
     return path.resolve().relative_to(root.resolve()).as_posix()
 
 
-def score(sets: list[Path], mirrors: Path) -> Score:
+def score(sets: list[Path], mirrors: Path, alone: bool = False) -> Score:
+    """The sets' labels against the review of their repositories, each reviewed whole or,
+    with ``alone``, each file read reviewed by itself."""
     result = Score()
     with tempfile.TemporaryDirectory(prefix="wholerepos-") as scratch:
         for set_file in sets:
@@ -168,7 +187,8 @@ def score(sets: list[Path], mirrors: Path) -> Score:
                 for label in labels:
                     result.matched.setdefault(label, [])
                 root = materialise(repo, mirrors, Path(scratch))
-                for found in findings(repo, root, result.unreadable):
+                roots = each_alone(repo, root, Path(scratch) / "alone") if alone else [root]
+                for found in [f for r in roots for f in findings(repo, r, result.unreadable)]:
                     if found.path in repo["files"]:
                         place(result, found, labels)
                     else:
@@ -246,7 +266,10 @@ def report(result: Score) -> dict:
         "borderline": len(result.unlabelled.get("borderline", [])),
         "findings in files not read": result.outside,
         "files not read by the review": result.unreadable,
-        "unjudged": [shown(f) for f in result.unlabelled.get("unjudged", [])],
+        "found": [shown(m) for m in hit],
+        "unjudged": [f"{shown(f)}: {f.says}" for f in result.unlabelled.get("unjudged", [])],
+        "borderline findings": [shown(f) for f in result.unlabelled.get("borderline", [])],
+        "judged true": [shown(f) for f in result.unlabelled.get("true", [])],
         "false alarms": [shown(f) for f in result.unlabelled.get("false", [])],
         "missed": [shown(m) for m, found in result.matched.items() if not found],
         "per rule": per_rule,
