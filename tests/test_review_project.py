@@ -392,6 +392,27 @@ state = train_step(state, batch)
 print(time.time() - t0)
 """,
     },
+    "jitted attributes of another module's class, first called in a timed region": {
+        "env.py": """\
+import jax
+
+
+class Env:
+    def __init__(self):
+        self.v_step = jax.jit(jax.vmap(lambda s: s + 1))
+""",
+        "bench.py": """\
+import time
+import jax.numpy as jnp
+from env import Env
+env = Env()
+state = jnp.zeros((2, 4))
+t0 = time.time()
+state = env.v_step(state)  # <- JW102
+state.block_until_ready()
+print(time.time() - t0)
+""",
+    },
     "two modules that import each other": {
         # a cycle: b, resolved while a is, sees a's own names (its step is jitted), so b.run
         # dispatches and the reading in a comes before that work is done

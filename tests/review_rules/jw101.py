@@ -13,6 +13,19 @@ t0 = time.perf_counter()
 y = step(x)
 elapsed = time.perf_counter() - t0  # <- JW101
 
+a = jnp.ones((10, 10))
+b = jnp.ones((10, 10))
+t1 = time.perf_counter()
+for _ in range(10):
+    c = a + b
+elapsed = time.perf_counter() - t1  # <- JW101
+
+from flax import jax_utils
+
+t2 = time.perf_counter()
+y = jax_utils.unreplicate(step(x))
+elapsed = time.perf_counter() - t2  # <- JW101
+
 # %% done right
 
 import time
@@ -28,3 +41,18 @@ t0 = time.perf_counter()
 y = step(x)
 total = float(y.sum())
 elapsed = time.perf_counter() - t0
+
+a = jnp.ones((10, 10))
+b = jnp.ones((10, 10))
+t1 = time.perf_counter()
+for _ in range(10):
+    c = a + b
+c.block_until_ready()
+elapsed = time.perf_counter() - t1
+
+from flax import jax_utils
+
+t2 = time.perf_counter()
+y = jax_utils.unreplicate(step(x))
+y.block_until_ready()
+elapsed = time.perf_counter() - t2

@@ -12,6 +12,9 @@ outs = [step(x), step(x)]
 for out in outs:  # <- JW112
     out.block_until_ready()
 
+metrics = {"loss": step(x), "norm": step(x)}
+jax.tree.map(lambda a: a.block_until_ready() if hasattr(a, "block_until_ready") else a, metrics)  # <- JW112
+
 # %% done right
 
 import time
@@ -24,3 +27,6 @@ x = jnp.ones((10, 10))
 
 outs = [step(x), step(x)]
 jax.block_until_ready(outs)
+
+metrics = {"loss": step(x), "norm": step(x)}
+jax.block_until_ready(metrics)
