@@ -74,6 +74,7 @@ class Local:
         self._traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
         self._methods: set[int] = set()  # definitions in a class body: no bare name finds them
         self._class_methods: dict[str, set[str]] = {}  # the module's classes: their methods
+        self._class_attributes: dict[str, set[str]] = {}  # ... what their methods set on self
         self._jit_aliases: set[str] = set()  # names bound to jit itself: pjit_fn = pjit
         # classes whose __call__ calls what their constructor is handed: at which position
         self._wrappers: dict[str, int] = {}
@@ -159,6 +160,14 @@ class Local:
         methods = {m.name: m for m in node.body if isinstance(m, Function)}
         self._methods |= {id(m) for m in node.body if isinstance(m, Function)}
         self._class_methods[node.name] = set(methods)
+        self._class_attributes[node.name] = {
+            target.attr
+            for method in methods.values()
+            for n in walk(method)
+            if isinstance(n, ast.Assign)
+            for target in n.targets
+            if isinstance(target, ast.Attribute) and callee_key(target.value) == "self"
+        }
         init, call = methods.get("__init__"), methods.get("__call__")
         if init is not None and call is not None:  # calling what its constructor is handed
             params = positional_params(init)[1:]

@@ -106,10 +106,17 @@ class Module(Local):
         self._instances()
         self._made()
         self._classify_functions()
+        host: set[str] = set()  # names also bound to a constant or to what NumPy makes
         for node in self.of(ast.Assign):
+            names = {n for target in node.targets for n in bound_names(target)}
             if self.jax_call(node.value):
-                for target in node.targets:
-                    self.jax_values.update(bound_names(target))
+                self.jax_values |= names
+            elif isinstance(node.value, ast.Constant) or (
+                isinstance(node.value, ast.Call)
+                and dotted_parts(node.value.func)[:1] in [[m] for m in self.numpy_modules]
+            ):
+                host |= names
+        self.jax_values -= host
         self._scopes()
         self._step = 3
 
@@ -161,7 +168,8 @@ class Module(Local):
 
     def _methods_of(self, name: str) -> dict[str, set[str]]:
         """By kind, the methods of the class ``name`` names that time a block, are jitted,
-        dispatch or wait."""
+        dispatch or wait, and the attributes its methods set to jitted functions
+        (``self.v_step = jax.jit(...)``)."""
         if name in self._class_methods:
             home, theirs = self, name
         elif name in self._imported_classes:
@@ -173,6 +181,9 @@ class Module(Local):
             kind: methods & getattr(home, kind)
             for kind in ("jitted", "blocking", "jax_functions", "waiting_functions", "factories")
         }
+        attributes = home._class_attributes.get(theirs, set())
+        for kind in ("jitted", "blocking"):
+            kinds[kind] |= {a for a in attributes if f"self.{a}" in getattr(home, kind)}
         kinds["timing_contexts"] = home.timing_methods.get(theirs, set())
         return kinds
 
@@ -354,6 +365,13 @@ class Module(Local):
                 work = not set(dotted_parts(func)) & (NOT_WORK | TRACING)
                 return work and not func.attr[:1].isupper()
         return False
+
+    def computes(self, node: ast.BinOp) -> bool:
+        """Arithmetic on JAX arrays (``a + b``, ``x @ w``): every name it reads is bound to
+        one, and to no constant or NumPy array anywhere in the module, and it calls nothing."""
+        names = [n.id for n in walk(node) if isinstance(n, ast.Name)]
+        calls = [n for n in walk(node) if isinstance(n, ast.Call)]
+        return bool(names) and not calls and all(n in self.jax_values for n in names)
 
     def apart(self, call: ast.Call) -> set[int]:
         """For a call of a module function (not jitted) that dispatches more than one piece of

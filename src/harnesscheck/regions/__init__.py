@@ -48,7 +48,7 @@ def judged(region: Region, facts: Module) -> bool:
     """Whether a region's waits can be judged: it timed JAX work, handed none of it to code
     the review cannot see, and does not say that it times the dispatch (JW101, JW103)."""
     timed = region.timed
-    if not timed.calls or timed.maybe or timed.unseen:
+    if not (timed.calls or timed.arithmetic) or timed.maybe or timed.unseen:
         return False
     return not facts.meant(region.start, region.end, DISPATCH)
 
@@ -404,6 +404,7 @@ class Timed:
     def __init__(self, module: Module) -> None:
         self.module = module
         self.calls: list[ast.Call] = []  # the JAX work
+        self.arithmetic: list[ast.BinOp] = []  # ... and arithmetic on JAX arrays: a + b
         self.every: list[ast.Call] = []  # every call, in order
         self.sources: dict[str, set[Place]] = {}  # name -> the timed work it holds results of
         self.made: dict[Place, str] = {}  # timed work -> what it is called in a message
@@ -437,9 +438,16 @@ class Timed:
     def read(self, statement: ast.stmt) -> None:
         module = self.module
         nodes = list(ast.walk(statement))
+        inner: set[int] = set()  # the operands of arithmetic already counted
         for node in nodes:
             if isinstance(node, ast.Call) and module.jax_call(node):
                 self._jax_calls.add(id(node))
+            elif isinstance(node, ast.BinOp) and id(node) not in inner:
+                inner |= {id(n) for n in ast.walk(node)}
+                if module.computes(node):
+                    self._jax_calls.add(id(node))
+                    self.arithmetic.append(node)
+                    self.made.setdefault((node.lineno, node.col_offset), "the arithmetic")
         for node in nodes:
             if isinstance(node, ast.Call):
                 self._call(node, statement)

@@ -35,7 +35,8 @@ WORDS = ("block_until_ready",)
 
 def check(source: Source) -> Iterator[Finding]:
     """A loop or comprehension whose only work is ``a.block_until_ready()`` of its own item, or
-    a ``tree_map`` of ``lambda a: a.block_until_ready()``."""
+    a ``tree_map`` of ``lambda a: a.block_until_ready()`` (in either, perhaps only where the
+    item can: ``a.block_until_ready() if hasattr(a, ...) else a``)."""
     kinds = (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.Call)
     for node in source.facts.of(*kinds):
         if isinstance(node, ast.For):
@@ -53,6 +54,8 @@ def check(source: Source) -> Iterator[Finding]:
             target, each = ast.Name(params[0].arg), lam.body
         else:
             continue
+        if isinstance(each, ast.IfExp):  # a.block_until_ready() if hasattr(a, ...) else a
+            each = next((e for e in (each.body, each.orelse) if isinstance(e, ast.Call)), each)
         if (
             isinstance(each, ast.Call)
             and isinstance(each.func, ast.Attribute)
