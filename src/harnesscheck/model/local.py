@@ -212,7 +212,7 @@ class Local:
                 self.kept_names |= names_read(argument)
                 self.kept_nodes |= {id(n) for n in walk(argument)}
         if not self.times:
-            self.times = is_timer(node) or self.is_timeit(node) or is_benchmark(node)
+            self.times = is_timer(node) or self.is_timeit(node) or self.is_pytest_benchmark(node)
         self.barrier = self.barrier or called == "effects_barrier"
         if called in CALLBACKS and node.args:
             self.callbacks.append(node.args[0])
@@ -398,6 +398,11 @@ class Local:
         """google_benchmark's timed loop, ``while state:``, in a module that imports it."""
         named = isinstance(node.test, ast.Name) and node.test.id == "state"
         return named and "google_benchmark" in self.imported
+
+    def is_pytest_benchmark(self, call: ast.Call) -> bool:
+        """pytest-benchmark's fixture called (:func:`~harnesscheck.model.syntax.is_benchmark`),
+        not a ``benchmark`` the module defines or imports (a helper of its own)."""
+        return is_benchmark(call) and "benchmark" not in self.defined
 
     def is_timeit(self, call: ast.Call) -> bool:
         """``timeit.timeit``, ``timeit.repeat``, or either imported from ``timeit``."""

@@ -21,7 +21,6 @@ from harnesscheck.model.syntax import (
     callee_name,
     dotted_name,
     first_timer,
-    is_benchmark,
     is_timer,
     may_sync,
     names_read,
@@ -213,7 +212,7 @@ def _timeit(module: Module, call: ast.Call) -> list[Region]:
     pytest-benchmark's ``benchmark(f, *args)`` and ``benchmark.pedantic(f, args=...)`` run.
     Only ``timeit``'s ``number=`` counts the runs: without it a calibration round, and
     pytest-benchmark's rounds (it reports the fastest), take the compiling call."""
-    if is_benchmark(call):
+    if module.is_pytest_benchmark(call):
         pedantic = isinstance(call.func, ast.Attribute)
         args = list(call.args[1:])
         for keyword in call.keywords if pedantic else []:
@@ -510,6 +509,9 @@ class Timed:
                 for argument in node.args:  # nnx: train_step(model, batch) updates the model
                     if isinstance(argument, ast.Name):
                         self.sources.setdefault(argument.id, set()).add(place)
+                if isinstance(node.func, ast.Attribute):  # sim.step(n) keeps it in sim.data
+                    for name in bound_names(node.func.value):
+                        self.sources.setdefault(name, set()).add(place)
         elif module.is_wait(node):
             self.waited |= self.held(node)
         elif any(
