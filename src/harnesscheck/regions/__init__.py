@@ -1,8 +1,7 @@
 """The timed regions of a module: the statements between a timer's start and its reading (or
 what ``timeit``, a timing context manager and a ``%%timeit`` cell time), each read statement
-by statement as
-:class:`Timed` work and the waits on it. Four rules judge them (JW101, JW102, JW103, JW107).
-"""
+by statement as :class:`~harnesscheck.regions.timed.Timed` work and the waits on it. Four rules
+judge them (JW101, JW102, JW103, JW107)."""
 
 from __future__ import annotations
 
@@ -11,22 +10,19 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from harnesscheck.model.library import APPENDING
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import (
     Function,
-    Place,
     bound_names,
     callee_key,
     callee_name,
-    dotted_name,
     first_timer,
     is_timer,
-    may_sync,
     names_read,
     restarts_timer,
     statement_lists,
 )
+from harnesscheck.regions.timed import Timed
 from harnesscheck.sources import CELL_TIMER
 
 
@@ -361,16 +357,6 @@ def _before_timer(end: ast.AST, timer: ast.Call | None) -> list[ast.stmt]:
     return [ast.Expr(n, lineno=n.lineno, col_offset=n.col_offset) for n in early]
 
 
-def _spine(node: ast.AST) -> Iterator[ast.AST]:
-    """An expression and what it is an attribute or item of: ``f(x).data[0]``, ``f(x).data``,
-    ``f(x)``."""
-    while True:
-        yield node
-        if not isinstance(node, (ast.Attribute, ast.Subscript)):
-            return
-        node = node.value
-
-
 def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Simple statements, and the headers of compound ones, in the order they first run;
     definitions are not run."""
@@ -393,150 +379,6 @@ def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
             continue
         for block in statement_lists(statement):
             yield from _in_order(block)
-
-
-class Timed:
-    """What a timed region does, read statement by statement: its JAX work, known by the place
-    of each JAX call (the outputs of one call are ready together, so waiting on one of them
-    waits for all), and the waits on it."""
-
-    def __init__(self, module: Module) -> None:
-        self.module = module
-        self.calls: list[ast.Call] = []  # the JAX work
-        self.arithmetic: list[ast.BinOp] = []  # ... and arithmetic on JAX arrays: a + b
-        self.every: list[ast.Call] = []  # every call, in order
-        self.sources: dict[str, set[Place]] = {}  # name -> the timed work it holds results of
-        self.made: dict[Place, str] = {}  # timed work -> what it is called in a message
-        self.fed: set[Place] = set()  # timed work whose results later timed work takes
-        self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
-        self.waited: set[Place] = set()
-        self.maybe = False  # code this review cannot see is handed results of a step
-        # results of code this review cannot see, handed timed arrays: it may have waited on
-        # them, unless its results are only more input to timed work (preparing a batch)
-        self.unseen: list[set[str]] = []
-        self._jax_calls: set[int] = set()
-
-    def made_in(self, node: ast.AST) -> set[Place]:
-        """The timed work an expression itself calls."""
-        return {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
-
-    def held(self, node: ast.AST) -> set[Place]:
-        """The timed work whose results an expression holds."""
-        names = names_read(node)
-        return self.made_in(node).union(*(self.sources.get(name, set()) for name in names))
-
-    def reachable(self, call: ast.Call) -> set[Place]:
-        """The timed work a method reaches through its object: ``self.run()`` may read
-        ``self.state``."""
-        if not isinstance(call.func, ast.Attribute):
-            return set()
-        owner = dotted_name(call.func.value) or callee_name(call.func.value)
-        prefix = owner + "."
-        return set().union(*(w for name, w in self.sources.items() if name.startswith(prefix)))
-
-    def read(self, statement: ast.stmt) -> None:
-        module = self.module
-        nodes = list(ast.walk(statement))
-        inner: set[int] = set()  # the operands of arithmetic already counted
-        for node in nodes:
-            if isinstance(node, ast.Call) and module.jax_call(node):
-                self._jax_calls.add(id(node))
-            elif isinstance(node, ast.BinOp) and id(node) not in inner:
-                inner |= {id(n) for n in ast.walk(node)}
-                if module.computes(node):
-                    self._jax_calls.add(id(node))
-                    self.arithmetic.append(node)
-                    self.made.setdefault((node.lineno, node.col_offset), "the arithmetic")
-        for node in nodes:
-            if isinstance(node, ast.Call):
-                self._call(node, statement)
-            elif isinstance(node, ast.FormattedValue):
-                self.waited |= self.held(node.value)  # f"{loss}" reads the values
-            elif isinstance(node, ast.Assert):
-                self.waited |= self.held(node.test)  # `if loss < best:` reads the values
-        for target, value in module.assignments(statement):
-            if self._apart(target, value):
-                continue
-            work = self.held(value)
-            if work:
-                names = bound_names(target)
-                self.sources.update({name: work for name in names})
-                for place in self.made_in(value) & self.made.keys():
-                    if self.made[place].endswith("(...)") and names:
-                        self.made[place] = ", ".join(names)
-
-    def _apart(self, target: ast.AST, value: ast.AST) -> bool:
-        """Results of a module function that dispatches several pieces of work, unpacked: each
-        name is work of its own, waited on by itself (the call's place gives way to them)."""
-        if not (
-            isinstance(target, (ast.Tuple, ast.List))
-            and isinstance(value, ast.Call)
-            and (id(value) in self._jax_calls or self.module.is_wait(value))
-            and len(parts := self.module.apart(value)) > 1
-        ):
-            return False
-        place = (value.lineno, value.col_offset)
-        self.made.pop(place, None)
-        self.steps.discard(place)
-        if value not in self.calls:
-            self.calls.append(value)  # JAX work, even if it may wait on the way
-        names = [bound_names(e) for e in target.elts]
-        for k, name in ((k, n[0]) for k, n in enumerate(names) if k in parts and len(n) == 1):
-            part = (value.lineno, -1 - k)  # not a column: one result of the call
-            self.made[part] = name
-            self.steps.add(part)
-            self.sources[name] = {part}
-        return True
-
-    def _call(self, node: ast.Call, statement: ast.stmt) -> None:
-        module = self.module
-        self.every.append(node)
-        arguments = ast.Tuple([*node.args, *[k.value for k in node.keywords]])
-        mapped = [a for a in node.args if isinstance(a, ast.Lambda)]
-        if id(node) in self._jax_calls:
-            place = (node.lineno, node.col_offset)
-            self.calls.append(node)
-            if callee_key(node.func) in module.blocking:
-                self.waited.add(place)  # eqx.filter_jit returns with its work done
-            self.fed |= self.held(arguments) - {place}
-            read = names_read(arguments)
-            self.unseen = [names for names in self.unseen if not names & read]
-            self.made.setdefault(place, callee_name(node.func) + "(...)")
-            if not (isinstance(node.func, ast.Attribute) and module.from_jax(node.func)):
-                self.steps.add(place)  # not a bare jnp/lax call
-            pure = callee_key(node.func) in module.pure
-            if isinstance(statement, ast.Expr) and statement.value is node and not pure:
-                for argument in node.args:  # nnx: train_step(model, batch) updates the model
-                    if isinstance(argument, ast.Name):
-                        self.sources.setdefault(argument.id, set()).add(place)
-                if isinstance(node.func, ast.Attribute):  # sim.step(n) keeps it in sim.data
-                    for name in bound_names(node.func.value):
-                        self.sources.setdefault(name, set()).add(place)
-        elif module.is_wait(node):
-            self.waited |= self.held(node)
-        elif any(
-            isinstance(n, ast.Call) and module.is_wait(n) for a in mapped for n in ast.walk(a)
-        ):
-            self.waited |= self.held(arguments)  # tree_map(lambda a: a.block_until_ready(), out)
-        elif may_sync(callee_name(node.func)):
-            self.maybe = True
-        elif callee_name(node.func) in APPENDING:
-            if isinstance(node.func, ast.Attribute):  # results.append(out)
-                for name in bound_names(node.func.value):
-                    self.sources.setdefault(name, set()).update(self.held(arguments))
-        elif module.might_wait(node, bool(reached := self.reachable(node))) and (
-            handed := self.held(arguments) | reached
-        ):
-            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-            if receiver is not None and self.held(receiver):
-                return  # out.reshape(...) computes
-            bound = isinstance(statement, ast.Assign) and node in _spine(statement.value)
-            if handed & self.steps or not bound:
-                self.maybe = True
-            else:  # batch = prepare(x): more input, or the work being timed?
-                read = names_read(arguments)
-                self.unseen = [names for names in self.unseen if not names & read]
-                self.unseen.append({n for t in statement.targets for n in bound_names(t)})
 
 
 # Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
