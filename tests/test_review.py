@@ -351,7 +351,7 @@ for i in range(100):
     "a warm-up, a second start, a first step and a resharding, all meant": """
 st = time.time()
 fresh = jax.jit(lambda a: a + 1)
-# warm up
+print("warm-up")
 fresh(x).block_until_ready()
 setup = time.time() - st
 begin = time.time()
@@ -368,6 +368,14 @@ t0 = time.time()
 replicate = jax.jit(lambda xs: xs, out_shardings=None)
 placed = replicate(x).block_until_ready()
 print("weights on device", time.time() - t0)
+""",
+    # a comment describes the code (it may describe the mistake): only the code's own words,
+    # a logged string or a name, or a suppression, say that a region times compiling on purpose
+    "a comment that describes the first call": """
+fresh = jax.jit(lambda a: a + 1)
+t0 = time.time()
+y = fresh(x).block_until_ready()  # <- JW102  traces and compiles, then runs
+print(time.time() - t0)
 """,
     # AI-Hypercomputer/maxdiffusion pipelines/wan: _prepare_model_inputs blocks only under
     # `if debug_timers:` (and reads bool(os.environ.get(...)), which waits for nothing); the
@@ -683,11 +691,7 @@ def test_each_rules_documented_example_makes_its_mistake(code: str) -> None:
 
 
 # Suppressions in the project that silence nothing, each with why it stays.
-KNOWN_UNUSED = {
-    # The line's own comment says "dispatch", which already keeps JW101 silent; the snippet is
-    # left as it is, since any edit changes its fingerprint and every release's verdict on it.
-    "snippets/compile_before_polling.py:17:44 JW100",
-}
+KNOWN_UNUSED: set[str] = set()  # a suppression the site's code needs no longer: none
 
 
 def test_the_project_reviews_clean() -> None:
@@ -705,6 +709,9 @@ KNOWN_FALSE_ALARMS = {
     # The epoch's training result is waited on inside reconstruct_img, through a variable the
     # function reads from the enclosing scope; only the separate eval dispatch is not (JW103).
     "numpyro_vae_epoch_format_timer.py:51 JW101 found, not labelled",
+    # The mistake labelled at TimeIt.__exit__ (line 18), found here at the with block that the
+    # TimeIt reads the clock for; a describing comment ("runs compiled fn") used to silence it.
+    "gymnax_anakin_timeit_context.py:58 JW101 found, not labelled",
 }
 
 
