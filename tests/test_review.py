@@ -374,7 +374,8 @@ print("weights on device", time.time() - t0)
     "a comment that describes the first call": """
 fresh = jax.jit(lambda a: a + 1)
 t0 = time.time()
-y = fresh(x).block_until_ready()  # <- JW102  traces and compiles, then runs
+# the first call traces and compiles, then runs
+y = fresh(x).block_until_ready()  # <- JW102
 print(time.time() - t0)
 """,
     # AI-Hypercomputer/maxdiffusion pipelines/wan: _prepare_model_inputs blocks only under
