@@ -81,12 +81,12 @@ def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
 
 @dataclass
 class _File:
-    """A file as the review read it: each piece of its Python with the module the model made of
-    it (None: a piece with no word a mistake needs, only compiled), what of it could not be
+    """A file as the review read it: each chunk of its Python with the module the model made of
+    it (None: a chunk with no word a mistake needs, only compiled), what of it could not be
     read, and what of it is not Python."""
 
     path: Path
-    pieces: list[tuple[sources.Piece, Module | None]] = field(default_factory=list)
+    chunks: list[tuple[sources.Chunk, Module | None]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -107,30 +107,30 @@ def _start() -> None:
 
 
 def _read(path: Path, program: Program) -> _File:
-    """The file at ``path``, its pieces that may hold a mistake added to ``program``; whatever
+    """The file at ``path``, its chunks that may hold a mistake added to ``program``; whatever
     goes wrong in it (it cannot be read, it is nested past Python's recursion limit) is its
     error, and the other files are still reviewed."""
     file = _File(path)
     try:
         read = sources.read(path)
         file.problems, file.notes = read.problems, read.notes
-        for piece in read.pieces:
-            worth = registry.worth_checking(piece.source)
+        for chunk in read.chunks:
+            worth = registry.worth_checking(chunk.source)
             if not worth and path.suffix == ".py":
-                file.pieces.append((piece, None))  # compiled when checked, on every core
+                file.chunks.append((chunk, None))  # compiled when checked, on every core
                 continue
             try:
-                tree = ast.parse(piece.source)
+                tree = ast.parse(chunk.source)
             except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte, before 3.12
-                _not_python(file, piece, error)
+                _not_python(file, chunk, error)
                 continue
             if worth:
                 module = (
-                    program.add(path, tree, piece.source)
+                    program.add(path, tree, chunk.source)
                     if path.suffix == ".py"
-                    else program.piece(path, tree, piece.source)
+                    else program.chunk(path, tree, chunk.source)
                 )
-                file.pieces.append((piece, module))
+                file.chunks.append((chunk, module))
     except ReviewError as error:
         return _File(path, problems=[str(error)])
     except Exception as error:
@@ -146,16 +146,16 @@ def _failed(path: Path, error: BaseException) -> str:
     return f"{named(path)}: {why}"
 
 
-def _not_python(file: _File, piece: sources.Piece, error: Exception) -> None:
-    """Say that a piece is not Python: a Python file's error, a fence's or a cell's note (each
+def _not_python(file: _File, chunk: sources.Chunk, error: Exception) -> None:
+    """Say that a chunk is not Python: a Python file's error, a fence's or a cell's note (each
     fence or cell is Python, but not all of them in a row: a __future__ import)."""
-    line = _line_of(error, piece.source)
+    line = _line_of(error, chunk.source)
     why = getattr(error, "msg", error)
     if file.path.suffix == ".py":
         raise ReviewError(f"{named(file.path)}:{line}: not Python: {why}")
     where = f":{line}"
-    if piece.cells:
-        where = ": cell {}, line {}".format(*piece.cell_of(line))
+    if chunk.cells:
+        where = ": cell {}, line {}".format(*chunk.cell_of(line))
     file.notes.append(
         f"{named(file.path)}{where}: its code, read as one program, is not Python ({why}); "
         "not reviewed"
@@ -183,22 +183,22 @@ def _check_nth(i: int) -> Outcome:
 
 def _check(file: _File, rules: set[str], failed: dict[Module, BaseException]) -> list[Located]:
     found = []
-    for piece, module in file.pieces:
+    for chunk, module in file.chunks:
         if module is None:
             try:  # nothing to find, but a file that is not Python is said: compiling it (never
                 # run) costs less than parsing it (0.84 on jax's files), and most files are these
-                compile(piece.source, str(file.path), "exec", dont_inherit=True)
+                compile(chunk.source, str(file.path), "exec", dont_inherit=True)
             except (SyntaxError, ValueError) as error:
-                _not_python(file, piece, error)
+                _not_python(file, chunk, error)
             continue
         if module in failed:
             raise ReviewError(_failed(file.path, failed[module]))
         for finding in registry.check(module, rules):
-            if piece.cells:
-                cell, line = piece.cell_of(finding.line)
+            if chunk.cells:
+                cell, line = chunk.cell_of(finding.line)
                 found.append(Located(file.path, replace(finding, line=line), cell=cell))
             else:
-                line = piece.line + finding.line - 1
+                line = chunk.line + finding.line - 1
                 found.append(Located(file.path, replace(finding, line=line)))
     return found
 

@@ -32,7 +32,7 @@ def _labelled(name: str) -> str:
 
 
 @dataclass
-class Score:
+class CorpusScore:
     """True and false positives and false negatives per rule, and what could not be scored."""
 
     hits: Counter[str] = field(default_factory=Counter)
@@ -121,8 +121,8 @@ def _open_blocks(body: list[str]) -> None:
         body[first - len(levels) + k] = " " * level + "if True:"
 
 
-def score(folder: Path) -> Score:
-    result = Score()
+def score(folder: Path) -> CorpusScore:
+    result = CorpusScore()
     for path in sorted(folder.glob("*.py")):
         text = path.read_text(encoding="utf-8")
         module = excerpt_as_module(text)

@@ -50,7 +50,7 @@ class Mark:
 
 
 @dataclass
-class Score:
+class RepoScore:
     labels: list[Mark] = field(default_factory=list)
     borderline: list[Mark] = field(default_factory=list)
     judged: dict[tuple[str, str, int, str], str] = field(default_factory=dict)
@@ -171,10 +171,10 @@ def rel(path: Path, root: Path) -> str:
     return path.resolve().relative_to(root.resolve()).as_posix()
 
 
-def score(sets: list[Path], mirrors: Path, alone: bool = False) -> Score:
+def score(sets: list[Path], mirrors: Path, alone: bool = False) -> RepoScore:
     """The sets' labels against the review of their repositories, each reviewed whole or,
     with ``alone``, each file read reviewed by itself."""
-    result = Score()
+    result = RepoScore()
     with tempfile.TemporaryDirectory(prefix="wholerepos-") as scratch:
         for set_file in sets:
             for repo in load(set_file):
@@ -215,7 +215,7 @@ def near(found: Mark, marks: list[Mark]) -> list[Mark]:
     ]
 
 
-def place(result: Score, found: Mark, labels: list[Mark]) -> None:
+def place(result: RepoScore, found: Mark, labels: list[Mark]) -> None:
     hits = near(found, labels)
     for label in hits:
         result.matched[label].append(found)
@@ -233,7 +233,7 @@ def shown(mark: Mark) -> str:
     return f"{mark.repo} {mark.path}:{mark.line} {mark.code}"
 
 
-def report(result: Score) -> dict:
+def report(result: RepoScore) -> dict:
     hit = [label for label, found in result.matched.items() if found]
     true = sum(len(f) for f in result.matched.values()) + len(result.unlabelled.get("true", []))
     false = len(result.unlabelled.get("false", []))

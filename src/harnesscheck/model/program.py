@@ -28,7 +28,7 @@ class Program:
     def __init__(self, roots: list[Path]):
         self.roots = [root.resolve() for root in roots]
         self._modules: dict[Path, Module | None] = {}
-        self._pieces: list[Module] = []
+        self._chunks: list[Module] = []
         self._found: dict[tuple[Path, str, int], Path | None] = {}
 
     def add(self, path: Path, tree: ast.Module | None = None, source: str = "") -> Module | None:
@@ -39,7 +39,7 @@ class Program:
             return self._modules[path]
         if tree is None:
             try:
-                source = sources.pieces(path)[0].source
+                source = sources.chunks(path)[0].source
                 tree = ast.parse(source)
             except Exception:  # unreadable here (RecursionError too): reviewing it says why
                 self._modules[path] = None
@@ -53,7 +53,7 @@ class Program:
         functions of others, handed on until nothing more is (or :data:`ROUNDS` deep). What
         went wrong in a module (nested past the recursion limit) is its own, by module."""
         failed: dict[Module, BaseException] = {}
-        for module in [*self._modules.values(), *self._pieces]:
+        for module in [*self._modules.values(), *self._chunks]:
             if module is not None:
                 try:
                     module.resolve()
@@ -61,7 +61,7 @@ class Program:
                     failed[module] = error
         for _ in range(ROUNDS):
             handed: dict[Module, dict[str, set[int]]] = {}
-            for module in [*self._modules.values(), *self._pieces]:
+            for module in [*self._modules.values(), *self._chunks]:
                 for target, name, positions in module.handing if module is not None else []:
                     handed.setdefault(target, {}).setdefault(name, set()).update(positions)
             changed = False
@@ -74,11 +74,11 @@ class Program:
                 break
         return failed
 
-    def piece(self, path: Path, tree: ast.Module, source: str) -> Module:
+    def chunk(self, path: Path, tree: ast.Module, source: str) -> Module:
         """The first step for a notebook's or a Markdown file's code: a module no import
         names, that imports the program's."""
         module = Module(tree, source, self.importer(path), path.resolve())
-        self._pieces.append(module)
+        self._chunks.append(module)
         return module
 
     def importer(self, path: Path) -> Imports:

@@ -1,5 +1,5 @@
 """The code a review reads: Python files, notebooks' code cells and Markdown/MyST Python fences,
-each as pieces of Python source with the line they start on."""
+each as chunks of Python source with the line they start on."""
 
 from __future__ import annotations
 
@@ -47,17 +47,17 @@ CELL_MAGIC = re.compile(r"^\s*%%(timeit|time)\b((?:\s+-\w\s*\d*)*)\s*$")
 
 
 @dataclass(frozen=True)
-class Piece:
-    """Python source from a file, starting at ``line`` of it (1-based). A notebook is one piece,
+class Chunk:
+    """Python source from a file, starting at ``line`` of it (1-based). A notebook is one chunk,
     its code cells one after the other as they run in one namespace; ``cells`` holds the line of
-    the piece each cell starts on, by cell number."""
+    the chunk each cell starts on, by cell number."""
 
     source: str
     line: int
     cells: tuple[tuple[int, int], ...] = ()
 
     def cell_of(self, line: int) -> tuple[int, int]:
-        """The cell a line of a notebook's piece is in, and its line in that cell."""
+        """The cell a line of a notebook's chunk is in, and its line in that cell."""
         start, number = max((s, n) for s, n in self.cells if s <= line)
         return number, line - start + 1
 
@@ -109,9 +109,9 @@ def _skipped(mode: int) -> str:
     return f"skipped: {kind}, not a regular file" if kind else "skipped: not a regular file"
 
 
-def pieces(path: Path) -> list[Piece]:
+def chunks(path: Path) -> list[Chunk]:
     """The Python in one file; an unreadable file raises, naming it."""
-    return read(path).pieces
+    return read(path).chunks
 
 
 @dataclass
@@ -120,7 +120,7 @@ class Read:
     (a fence of pseudo-code, a notebook's shell cell), ``problems`` for a file at fault (a
     fence never closed)."""
 
-    pieces: list[Piece]
+    chunks: list[Chunk]
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -140,7 +140,7 @@ def read(path: Path) -> Read:
         return _notebook(path, text)
     if path.suffix == ".md":
         return _markdown(path, text)
-    return Read([Piece(text, 1)])
+    return Read([Chunk(text, 1)])
 
 
 def _bytes(path: Path) -> bytes:
@@ -168,7 +168,7 @@ def _too_large(path: Path, size: str) -> ReviewError:
 
 
 def _notebook(path: Path, text: str) -> Read:
-    """The code cells as one piece, their IPython magics made Python (``%timeit f(x)`` times
+    """The code cells as one chunk, their IPython magics made Python (``%timeit f(x)`` times
     ``f(x)``; other magics and shell lines are left out); a cell that is still not Python (a
     ``%%bash`` cell) is left out, in a note, and the others are read. A notebook must pass
     nbformat's schema: one that does not is named, never read as a notebook without code."""
@@ -198,7 +198,7 @@ def _notebook(path: Path, text: str) -> Read:
                 )
                 code = [""] * len(code)
             lines += code
-    return Read([Piece("\n".join(lines) + "\n", 1, tuple(cells))] if cells else [], notes)
+    return Read([Chunk("\n".join(lines) + "\n", 1, tuple(cells))] if cells else [], notes)
 
 
 def _not_python(source: str) -> SyntaxError | ValueError | None:
@@ -257,7 +257,7 @@ def _number(magic: str, options: str) -> str:
 
 
 def _markdown(path: Path, text: str) -> Read:
-    """A page's Python fences as one piece, each on the lines it has in the page, as they run in
+    """A page's Python fences as one chunk, each on the lines it has in the page, as they run in
     one namespace (a MyST page's code cells do; a step defined in one fence and timed in a later
     one is then known). A ``{code-cell}`` counts when its lexer is Python's or IPython's; its
     option lines are left out, its magics made Python. A fence that is not labelled Python (a
@@ -297,7 +297,7 @@ def _markdown(path: Path, text: str) -> Read:
         lines[start : start + len(body)] = body
         found = True
     if found:
-        done.pieces.append(Piece("\n".join(lines) + "\n", 1))
+        done.chunks.append(Chunk("\n".join(lines) + "\n", 1))
     return done
 
 

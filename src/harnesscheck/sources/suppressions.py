@@ -1,6 +1,6 @@
 """The comments that silence rules: ``# jaxwaits: ignore[JW101, JW104] why`` on a finding's line,
-``# jaxwaits: ignore`` (every rule) there, and the same with ``ignore-file`` for the whole piece;
-read once per piece (rule JW100 reports those that silence nothing)."""
+``# jaxwaits: ignore`` (every rule) there, and the same with ``ignore-file`` for the whole chunk;
+read once per chunk (rule JW100 reports those that silence nothing)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ SUPPRESSION = re.compile(r"#\s*jaxwaits:\s*(ignore-file|ignore)\b(?:\[([A-Za-z0-
 @dataclass(frozen=True)
 class Comment:
     """One suppression comment: its line and column, the codes it names (None: every rule),
-    and whether it is for the whole piece."""
+    and whether it is for the whole chunk."""
 
     line: int
     col: int
@@ -28,7 +28,7 @@ class Comment:
 
 
 def comments(source: str, known: set[str]) -> list[Comment]:
-    """The suppression comments of a piece of source; codes that name no rule are left out."""
+    """The suppression comments of a chunk of source; codes that name no rule are left out."""
     found = []
     for number, line in enumerate(source.splitlines(), start=1):
         match = SUPPRESSION.search(line)
