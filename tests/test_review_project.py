@@ -458,3 +458,35 @@ def test_a_file_reviewed_alone_finds_the_modules_beside_it(tmp_path: Path) -> No
         (tmp_path / name).write_text(code)
     done = review.review([tmp_path / "train.py"], set(RULES))
     assert [(f.finding.rule, f.finding.line) for f in done.findings] == [("JW101", 8)]
+
+
+def test_what_a_file_reviewed_alone_cannot_follow_is_said(tmp_path: Path) -> None:
+    """A timed region that hands its results to code of a module not among the files reviewed
+    is not judged, and the review says so (never a guess); reviewed with that module, it is."""
+    bench = """\
+import time
+import jax
+import jax.numpy as jnp
+from metrics import log_metrics
+
+step = jax.jit(lambda x: x @ x)
+x = jnp.ones((4, 4))
+step(x).block_until_ready()
+t0 = time.time()
+y = step(x)
+log_metrics(y)
+print(time.time() - t0)
+"""
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "bench.py").write_text(bench)
+    alone = review.review([tmp_path / "bench" / "bench.py"], set(RULES))
+    assert not alone.findings
+    assert alone.notes == [
+        f"{tmp_path / 'bench' / 'bench.py'}:12: the time read here is not judged: it hands timed "
+        "results to log_metrics() of metrics, whose code is not among the files reviewed"
+    ]
+    (tmp_path / "bench" / "metrics.py").write_text(
+        "def log_metrics(y):\n    print(float(y[0, 0]))\n"
+    )
+    whole = review.review([tmp_path / "bench"], set(RULES))
+    assert not whole.notes and not whole.findings  # followed: log_metrics waits

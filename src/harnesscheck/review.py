@@ -19,6 +19,8 @@ from harnesscheck import sources
 from harnesscheck.errors import ReviewError
 from harnesscheck.model.module import Module
 from harnesscheck.model.program import Program
+from harnesscheck.model.syntax import dotted_parts
+from harnesscheck.regions import regions
 from harnesscheck.results import Located, Review
 from harnesscheck.rules import RULES
 from harnesscheck.sources import named
@@ -200,7 +202,31 @@ def _check(file: _File, rules: set[str], failed: dict[Module, BaseException]) ->
             else:
                 line = chunk.line + finding.line - 1
                 found.append(Located(file.path, replace(finding, line=line)))
+        file.notes += _not_followed(file.path, chunk, module)
     return found
+
+
+def _not_followed(path: Path, chunk: sources.Chunk, module: Module) -> list[str]:
+    """What the review could not follow, said rather than guessed: a timed region that hands
+    its results to code imported from a module that is not among the files reviewed (a file
+    reviewed without the rest of its project) is not judged."""
+    if not module.unseen:
+        return []
+    said: dict[tuple[int, str], str] = {}
+    for region in regions(module):
+        for call in region.timed.handed_to:
+            parts = dotted_parts(call.func)
+            if parts and parts[0] in module.unseen:
+                line = getattr(region.end, "lineno", region.start)
+                at = f"{named(path)}:{chunk.line + line - 1}"
+                if chunk.cells:
+                    at = "{}: cell {}, line {}".format(named(path), *chunk.cell_of(line))
+                said[(line, parts[0])] = (
+                    f"{at}: the time read here is not judged: it hands timed results to "
+                    f"{'.'.join(parts)}() of {module.unseen[parts[0]]}, whose code is not among "
+                    "the files reviewed"
+                )
+    return [said[key] for key in sorted(said)]
 
 
 def review_file(path: Path, rules: set[str]) -> list[Located]:

@@ -4,6 +4,7 @@ untouched, or map a function over a tree."""
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from importlib import resources
 
@@ -47,3 +48,9 @@ APPENDING = LIBRARY["appends"]  # results.append(out): results holds it
 MAPPING = LIBRARY["maps"]  # tree_map(place, params): what place returns, leaf by leaf
 JAX_MODULES = {"jax", "jnp", "lax", "random", "jr", "jrandom"}
 NUMPY_MODULES = {"np", "numpy", "onp"}
+
+# Imports that name libraries, never the program's own modules, are not looked for: the
+# standard library's (a package's own typing.py is not what `import typing` imports) and these.
+LIBRARIES = {"jax", "jaxlib", "numpy", "flax", "optax", "equinox", "haiku"} | set(
+    sys.stdlib_module_names
+)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harnesscheck.model.library import (
+    LIBRARIES,
     MAPPING,
     NOT_WORK,
     PASSING,
@@ -85,6 +86,9 @@ class Module(Local):
         self._imported_classes: dict[str, tuple[Module, str]] = {}
         self.jax_values: set[str] = set()  # names bound to JAX arrays
         self.scopes: list[Handed] = []
+        # names bound by imports the program could not follow (nor JAX's, NumPy's or the
+        # standard library's): their code is not among the files reviewed; by name, the module
+        self.unseen: dict[str, str] = {}
         self._step = 1  # 1: its names; 2: resolving (an import cycle back finds it so); 3: done
         super().__init__(tree, source, path)
 
@@ -197,11 +201,17 @@ class Module(Local):
                 for alias in node.names:
                     if target := self._imports(alias.name, 0):
                         self._share(target, f"{alias.asname or alias.name}.")
+                    elif alias.name.partition(".")[0] not in LIBRARIES:
+                        self.unseen[alias.asname or alias.name.partition(".")[0]] = alias.name
                 continue
             base = node.module or ""
             found = self._imports(base, node.level) if base else None
             for alias in node.names:
                 bound = alias.asname or alias.name
+                if found is None and (node.level or base.partition(".")[0] not in LIBRARIES):
+                    if not self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
+                        self.unseen[bound] = "." * node.level + base
+                        continue
                 if found is not None and alias.name in found.defined:
                     self._share(found, bound, alias.name)
                     if alias.name in found._class_methods:

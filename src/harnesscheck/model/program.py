@@ -8,17 +8,12 @@ it: every question a rule asks has its answer already."""
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 
 from harnesscheck import sources
+from harnesscheck.model.library import LIBRARIES
 from harnesscheck.model.module import Imports, Module
 
-# Imports that name libraries, never the program's own modules, are not looked for: the
-# standard library's (a package's own typing.py is not what `import typing` imports) and these.
-LIBRARIES = {"jax", "jaxlib", "numpy", "flax", "optax", "equinox", "haiku"} | set(
-    sys.stdlib_module_names
-)
 ROUNDS = 8  # of handing JAX functions on through helpers: each round reaches one helper deeper
 
 

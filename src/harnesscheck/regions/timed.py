@@ -35,6 +35,7 @@ class Timed:
         self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
         self.waited: set[Place] = set()
         self.maybe = False  # code this review cannot see is handed results of a step
+        self.handed_to: list[ast.Call] = []  # ... by these calls
         # results of code this review cannot see, handed timed arrays: it may have waited on
         # them, unless its results are only more input to timed work (preparing a batch)
         self.unseen: list[set[str]] = []
@@ -157,6 +158,7 @@ class Timed:
             bound = isinstance(statement, ast.Assign) and node in spine(statement.value)
             if handed & self.steps or not bound:
                 self.maybe = True
+                self.handed_to.append(node)
             else:  # batch = prepare(x): more input, or the work being timed?
                 read = names_read(arguments)
                 self.unseen = [names for names in self.unseen if not names & read]
