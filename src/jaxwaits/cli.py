@@ -131,7 +131,7 @@ def _claims(args: argparse.Namespace) -> int:
             folder = found.project.relative(found.project.annotated_src)
             unchecked = f"the vendored pieces in {folder}/ were not checked against JAX: {missing}"
     with children_die_with_us():
-        problems = [*chain_problems.links(found), *chain_problems.judged(found, python)]
+        problems = [*chain_problems.links(found), *chain_problems.evidence(found, python)]
     for problem in problems:
         print(problem, file=sys.stderr)
     if unchecked:  # the chain is not known to hold: an error, not "all is well"

@@ -105,7 +105,8 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
         tuple(_boundaries(app)),
         tuple(_notes(app)),
     )
-    for problem in problems.built(found.facts, seen) + problems.judged(found.facts, sys.executable):
+    every = problems.built(found.facts, seen) + problems.evidence(found.facts, sys.executable)
+    for problem in every:
         logger.warning(
             problem.message, location=problem.where or None, type="jaxwaits", subtype=problem.kind
         )
@@ -117,11 +118,11 @@ def _pages(app: Sphinx) -> Iterator[tuple[str, state.PageFacts]]:
         yield (str(app.env.doc2path(doc)) if doc in app.env.all_docs else doc), page
 
 
-def _notes(app: Sphinx) -> Iterator[problems.Note]:
+def _notes(app: Sphinx) -> Iterator[problems.ReleaseNote]:
     """The release notes the pages hold, each at its file and line."""
     for path, page in _pages(app):
         for release, cites, line in page.notes:
-            yield problems.Note(f"{path}:{line}", release, cites)
+            yield problems.ReleaseNote(f"{path}:{line}", release, cites)
 
 
 def _boundaries(app: Sphinx) -> Iterator[problems.Boundary]:
