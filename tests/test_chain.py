@@ -119,8 +119,8 @@ def test_a_claim_whose_verdict_is_unsure_on_either_side_establishes_no_change() 
 
 def test_a_vendored_piece_changes_where_its_manifest_history_does() -> None:
     runs = (
-        manifest.Run("0.4.30", "0.4.30", 1, manifest.TextState.DIFFERS, change="+1/-0 lines"),
-        manifest.Run("0.5.3", "0.5.3", 1, manifest.TextState.IDENTICAL),
+        manifest.TextRun("0.4.30", "0.4.30", 1, manifest.TextState.DIFFERS, change="+1/-0 lines"),
+        manifest.TextRun("0.5.3", "0.5.3", 1, manifest.TextState.IDENTICAL),
     )
     entry = manifest.Entry("api.f", "jax/_src/api.py", "f", "0.5.3", history=runs)
     recorded = manifest.Manifest("0.4.30", ["0.4.30", "0.5.3"], [], {"api.f": entry})
@@ -253,18 +253,18 @@ def test_a_release_where_only_the_source_changed_is_folded_away() -> None:
 
 
 def test_a_release_note_must_say_a_change_of_its_own_release() -> None:
-    def said(*notes: problems.Note) -> list[str]:
+    def said(*notes: problems.ReleaseNote) -> list[str]:
         ran = _ran(("bye", Outcome.MATCHED))
         seen = problems.Built(CPU, ran, frozenset({"says-bye"}), (), notes)
         return [str(p) for p in problems.built(FACTS, seen)]
 
     assert said() == []  # a site without notes is not held to them
-    assert said(problems.Note("docs/changes.md:9", "0.5.3", ("0.5.3",))) == []
-    assert said(problems.Note("docs/changes.md:9", "0.5.3", ())) == [
+    assert said(problems.ReleaseNote("docs/changes.md:9", "0.5.3", ("0.5.3",))) == []
+    assert said(problems.ReleaseNote("docs/changes.md:9", "0.5.3", ())) == [
         "docs/changes.md:9: the release note for jax 0.5.3 cites nothing that changed there: "
         "cite each change with {changed-in}`0.5.3 <snippet, claim or piece>`"
     ]
-    assert said(problems.Note("docs/changes.md:3", "0.4.30", ("0.4.30",))) == [
+    assert said(problems.ReleaseNote("docs/changes.md:3", "0.4.30", ("0.4.30",))) == [
         "docs/changes.md:3: a release note for jax 0.4.30, where the ledger shows no change",
         "docs/changes.md: jax 0.5.3: the ledger shows changes against jax 0.4.30 that no release "
         "note says in words (claim says-bye holds, output differs → holds; snippet bye prints "

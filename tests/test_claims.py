@@ -165,7 +165,7 @@ def test_a_claim_about_a_gpu_with_no_run_there_says_what_it_rests_on(copy: Proje
     registry = claims.scan(copy)
     assert registry.claims["on-a-tpu"].needs == "tpu"
     assert registry.claims["on-both"].needs is None
-    found = [str(p) for p in chain_problems.judged(facts.load(copy), sys.executable)]
+    found = [str(p) for p in chain_problems.evidence(facts.load(copy), sys.executable)]
     assert any(
         "scratch.md:3: claim on-a-tpu lists :backend: tpu, where the ledger has no run" in p
         and ":rests-on:" in p

@@ -382,7 +382,9 @@ def test_7_the_judge_refuses_four_faults_in_the_vendored_pieces(tmp_path: Path) 
     code = next(i for i in range(first_note, len(lines)) if not lines[i].lstrip().startswith("#|"))
     tracer.write_text("".join(lines[:first_note] + lines[code:]))
     found = facts.load(Project(copy.root))
-    text = "\n".join(str(p) for p in problems.links(found) + problems.judged(found, sys.executable))
+    text = "\n".join(
+        str(p) for p in problems.links(found) + problems.evidence(found, sys.executable)
+    )
     # the edited line
     assert "api.block_until_ready (annotated_src/api.block_until_ready.py): jax 0.12.0.1" in text
     assert "was a code line edited?" in text

@@ -182,7 +182,7 @@ def test_the_drafted_note_is_one_the_build_accepts() -> None:
         assert len(cited) == facts_named, draft
         for release, target in cited:
             assert changes.boundary_problem(found, release, target) is None, (release, target)
-        note = problems.Note("docs/changes.md:1", change.release, tuple(r for r, _ in cited))
+        note = problems.ReleaseNote("docs/changes.md:1", change.release, tuple(r for r, _ in cited))
         about = [p for p in problems._notes(found, (note,)) if p.where == note.where]
         assert about == [], about  # (the other releases' notes are missing here, and said so)
     quiet = next(c for c in changes.changes(found) if not c)

@@ -15,7 +15,7 @@ OLD, NEW = "def f():\n  pass\n", "def f():\n  return 1\n"
 
 
 def found(text):
-    return Found(True, upstream.Span(1, 2), text) if text else Found(True)
+    return Found(True, upstream.LineSpan(1, 2), text) if text else Found(True)
 
 
 def test_runs_group_equal_neighbours_and_name_the_successor():

@@ -40,7 +40,7 @@ def test_a_method_span_starts_at_its_decorator():
 
 
 def test_definitions_inside_if_blocks_belong_to_the_scope():
-    assert locate("ArrayImpl.conditional") == upstream.Span(9, 10)
+    assert locate("ArrayImpl.conditional") == upstream.LineSpan(9, 10)
 
 
 def test_a_missing_name_is_none():

@@ -28,7 +28,9 @@ def wheel(project: Project, version: str) -> Path:
         pytest.fail(str(missing), pytrace=False)
 
 
-def piece_text(project: Project, entry: Entry, version: str) -> tuple[upstream.Span, str] | None:
+def piece_text(
+    project: Project, entry: Entry, version: str
+) -> tuple[upstream.LineSpan, str] | None:
     """The span and text of ``entry``'s function in jax ``version``, from the cached wheel."""
     source = wheels.read_member(wheel(project, version), entry.file)
     if source is None:

@@ -46,8 +46,8 @@ from pathlib import Path
 
 SUFFIXES = (".py", ".ipynb", ".md")  # what `jaxwaits review` reads (harnesscheck/sources SUFFIXES)
 FORMATS = ("text", "markdown", "github", "sarif", "json")
-# The options of `jaxwaits review` that take a value (cli.py's review parser; a test keeps them
-# equal): what follows one of them in args is its value, anything else not an option is a path
+# The options of `jaxwaits review` that take a value (src/jaxwaits/cli/arguments.py; a test keeps
+# them equal): what follows one of them in args is its value, anything else not an option is a path
 VALUED = ("--format", "--select", "--ignore")
 COMMIT = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")  # a full SHA-1 or SHA-256 object name
 PULL_REQUESTS = ("pull_request", "pull_request_target")

@@ -1,6 +1,6 @@
 """The site's problems: every broken link in the chain of evidence that the facts alone show, in
 one list, which ``jaxwaits claims`` prints and the build reports as warnings (:func:`links`,
-:func:`judged`); and what is wrong with what a build saw (:func:`built`), given as plain data:
+:func:`evidence`); and what is wrong with what a build saw (:func:`built`), given as plain data:
 a claim no page rendered, a cell that failed, a release boundary a page names."""
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ def links(facts: Facts) -> list[Problem]:
     return found
 
 
-def judged(facts: Facts, python: str | None) -> list[Problem]:
+def evidence(facts: Facts, python: str | None) -> list[Problem]:
     """What the ledger, the known differences and the vendored pieces (checked against the JAX
     that ``python`` has; with None, not against any) say is wrong."""
     found = [Problem(p, "", "ledger") for p in facts.unreadable]
     for claim in sorted(facts.registry.claims.values(), key=lambda c: c.id):
-        where = registry.Problem(claim.file, claim.line, "").where
+        where = registry.BrokenLink(claim.file, claim.line, "").where
         found += [
             Problem(p, where, "releases")
             for p in verdicts.release_problems(claim, facts.verdicts[claim.id])
@@ -82,7 +82,7 @@ class Boundary:
 
 
 @dataclass(frozen=True)
-class Note:
+class ReleaseNote:
     """A release note in words: its release, the releases its ``{changed-in}`` roles cite."""
 
     where: str  # file:line
@@ -100,7 +100,7 @@ class Built:
     ran: tuple[Ran, ...]
     rendered: frozenset[str]
     boundaries: tuple[Boundary, ...]
-    notes: tuple[Note, ...] = ()
+    notes: tuple[ReleaseNote, ...] = ()
 
 
 def built(facts: Facts, seen: Built) -> list[Problem]:
@@ -137,7 +137,7 @@ def built(facts: Facts, seen: Built) -> list[Problem]:
     return found + _notes(facts, seen.notes)
 
 
-def _notes(facts: Facts, notes: tuple[Note, ...]) -> list[Problem]:
+def _notes(facts: Facts, notes: tuple[ReleaseNote, ...]) -> list[Problem]:
     said = {change.release: change for change in changes.changes(facts)}
     changed = {release for release, change in said.items() if change}
     found = []

@@ -55,7 +55,7 @@ class RoleUse:
 
 
 @dataclass(frozen=True)
-class Problem:
+class Unreadable:
     """Something the reader could not read, located."""
 
     file: Path
@@ -71,7 +71,7 @@ class Page:
     directives: tuple[Directive, ...] = ()
     roles: tuple[RoleUse, ...] = ()
     front_matter: dict[str, Any] = field(default_factory=dict)
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Unreadable, ...] = ()
 
     def claim_references(self) -> list[RoleUse]:
         return [use for use in self.roles if use.role == "claim"]
@@ -124,7 +124,7 @@ class _Reading:
         self.directives: list[Directive] = []
         self.roles: list[RoleUse] = []
         self.front_matter: dict[str, Any] = {}
-        self.problems: list[Problem] = []
+        self.problems: list[Unreadable] = []
 
     def walk(self, text: str, offset: int) -> None:
         """Read ``text``, whose first line is line ``offset + 1`` of the file."""
@@ -140,10 +140,10 @@ class _Reading:
         try:
             found = yaml.safe_load(text)
         except yaml.YAMLError as error:
-            self.problems.append(Problem(self.path, line, f"not readable as YAML: {error}"))
+            self.problems.append(Unreadable(self.path, line, f"not readable as YAML: {error}"))
             return None
         if found is not None and not isinstance(found, dict):
-            self.problems.append(Problem(self.path, line, "YAML here must be a mapping"))
+            self.problems.append(Unreadable(self.path, line, "YAML here must be a mapping"))
             return None
         return found
 
@@ -175,7 +175,9 @@ class _Reading:
         if lines and lines[0].strip() == "---":
             end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
             if end is None:
-                self.problems.append(Problem(self.path, line, "a YAML option block never closes"))
+                self.problems.append(
+                    Unreadable(self.path, line, "a YAML option block never closes")
+                )
                 return {}, 0
             found = self.yaml("\n".join(lines[1:end]), line + 1) or {}
             return {str(k): _option_text(v) for k, v in found.items()}, end + 1

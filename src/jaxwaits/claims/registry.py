@@ -76,7 +76,7 @@ class Claim:
 
 
 @dataclass(frozen=True)
-class Problem:
+class BrokenLink:
     """A broken link in the chain, located."""
 
     file: Path
@@ -108,7 +108,7 @@ class Registry:
     claims: dict[str, Claim]
     references: tuple[reader.RoleUse, ...]  # claim references in the pages
     snippet_cells: tuple[reader.Directive, ...]  # code cells that load a snippet
-    problems: tuple[Problem, ...]  # found while reading
+    problems: tuple[BrokenLink, ...]  # found while reading
     citations: tuple[PieceCitation, ...] = ()  # the vendored pieces' notes', when given
 
     def resolve(self, claim_id: str) -> Claim | None:
@@ -134,20 +134,20 @@ def _words(value: str) -> tuple[str, ...]:
     return tuple(value.replace(",", " ").split())
 
 
-def _claim(block: reader.Directive) -> tuple[Claim | None, list[Problem]]:
+def _claim(block: reader.Directive) -> tuple[Claim | None, list[BrokenLink]]:
     """The claim a block declares, or None when its ID is not one (no page, link or file is ever
     made from it)."""
     if not ID.fullmatch(block.argument):
         why = f"claim ID {block.argument!r} is not kebab-case ({ID_RULE}); the claim is not read"
-        return None, [Problem(block.file, block.line, why)]
+        return None, [BrokenLink(block.file, block.line, why)]
     problems = [
-        Problem(block.file, block.line, f"claim {block.argument!r}: unknown option :{key}:")
+        BrokenLink(block.file, block.line, f"claim {block.argument!r}: unknown option :{key}:")
         for key in block.options
         if key not in OPTIONS
     ]
     renamed_from = _words(block.options.get("renamed-from", ""))
     problems += [
-        Problem(
+        BrokenLink(
             block.file,
             block.line,
             f"claim {block.argument!r}: old ID {old!r} in :renamed-from: is not kebab-case "
@@ -157,7 +157,9 @@ def _claim(block: reader.Directive) -> tuple[Claim | None, list[Problem]]:
         if not ID.fullmatch(old)
     ]
     axes, unclear = scope.read(block.options)
-    problems += [Problem(block.file, block.line, f"claim {block.argument!r} {p}") for p in unclear]
+    problems += [
+        BrokenLink(block.file, block.line, f"claim {block.argument!r} {p}") for p in unclear
+    ]
     claim = Claim(
         id=block.argument,
         statement=" ".join(block.body.split()),
@@ -183,12 +185,12 @@ def scan(project: Project) -> Registry:
     """Read every page in ``docs/`` (the vendored pieces' citations are added by
     :func:`jaxwaits.chain.facts.registry`, which reads both)."""
     claims: dict[str, Claim] = {}
-    problems: list[Problem] = []
+    problems: list[BrokenLink] = []
     references: list[reader.RoleUse] = []
     cells: list[reader.Directive] = []
     for path in pages(project):
         page = reader.read(path)
-        problems += [Problem(p.file, p.line, p.message) for p in page.problems]
+        problems += [BrokenLink(p.file, p.line, p.message) for p in page.problems]
         references += page.claim_references()
         cells += [d for d in page.directives if d.name == "code-cell" and "load" in d.options]
         for block in reader.directives_named(page, "claim"):
@@ -199,11 +201,11 @@ def scan(project: Project) -> Registry:
             if claim.id in claims:
                 first = claims[claim.id]
                 problems.append(
-                    Problem(
+                    BrokenLink(
                         block.file,
                         block.line,
                         f"claim ID {claim.id!r} is declared twice (first at "
-                        f"{Problem(first.file, first.line, '').where}); an ID names exactly one "
+                        f"{BrokenLink(first.file, first.line, '').where}); an ID names exactly one "
                         "claim",
                     )
                 )
@@ -212,20 +214,20 @@ def scan(project: Project) -> Registry:
     return Registry(claims, tuple(references), tuple(cells), tuple(problems))
 
 
-def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
+def check(registry: Registry, snippet_names: set[str]) -> list[BrokenLink]:
     """Every broken link between claims, references and snippets, all at once."""
     problems = list(registry.problems)
     retired: dict[str, Claim] = {}
     for claim in registry.claims.values():
         at = (claim.file, claim.line)
         if not claim.statement:
-            problems.append(Problem(*at, f"claim {claim.id!r} states nothing"))
+            problems.append(BrokenLink(*at, f"claim {claim.id!r} states nothing"))
         if not claim.evidence:
-            problems.append(Problem(*at, f"claim {claim.id!r} has no :evidence: snippet"))
+            problems.append(BrokenLink(*at, f"claim {claim.id!r} has no :evidence: snippet"))
         for name in claim.evidence:
             if name not in snippet_names:
                 problems.append(
-                    Problem(
+                    BrokenLink(
                         *at,
                         f"claim {claim.id!r}: evidence snippet {name!r} does not exist "
                         f"(no snippets/{name}.py)",
@@ -234,18 +236,18 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
         for old in claim.renamed_from:
             if old in registry.claims or old in retired:
                 problems.append(
-                    Problem(*at, f"old claim ID {old!r} is reused; IDs are never reused")
+                    BrokenLink(*at, f"old claim ID {old!r} is reused; IDs are never reused")
                 )
             retired[old] = claim
     for ref in registry.references:
         if registry.resolve(ref.target) is None:
             problems.append(
-                Problem(ref.file, ref.line, f"reference to unknown claim {ref.target!r}")
+                BrokenLink(ref.file, ref.line, f"reference to unknown claim {ref.target!r}")
             )
     for place in registry.citations:
         if registry.resolve(place.claim) is None:
             problems.append(
-                Problem(
+                BrokenLink(
                     place.file,
                     place.at,
                     f"reference to unknown claim {place.claim!r}",
@@ -256,11 +258,11 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
     shown = {_snippet_name(cell) for cell in registry.snippet_cells}
     for name in sorted(snippet_names - backed):
         problems.append(
-            Problem(Path("snippets") / f"{name}.py", 1, f"snippet {name!r} backs no claim")
+            BrokenLink(Path("snippets") / f"{name}.py", 1, f"snippet {name!r} backs no claim")
         )
     for name in sorted(snippet_names - shown):
         problems.append(
-            Problem(
+            BrokenLink(
                 Path("snippets") / f"{name}.py",
                 1,
                 f"snippet {name!r} is not executed by any page (no code-cell :load:s it)",
@@ -270,7 +272,7 @@ def check(registry: Registry, snippet_names: set[str]) -> list[Problem]:
         target = (cell.file.parent / cell.options["load"]).resolve()
         if not target.exists():
             problems.append(
-                Problem(cell.file, cell.line, f"code-cell loads a missing file: {target}")
+                BrokenLink(cell.file, cell.line, f"code-cell loads a missing file: {target}")
             )
     return problems
 
@@ -279,7 +281,7 @@ def _snippet_name(cell: reader.Directive) -> str:
     return Path(cell.options["load"]).stem
 
 
-def _two_ended(registry: Registry) -> list[Problem]:
+def _two_ended(registry: Registry) -> list[BrokenLink]:
     """A note citing a claim and the claim's ``:source:`` must name each other."""
     problems = []
     cited: dict[str, set[str]] = {}
@@ -290,19 +292,19 @@ def _two_ended(registry: Registry) -> list[Problem]:
         cited.setdefault(claim.id, set()).add(place.anchor)
         if place.anchor not in claim.sources:
             problems.append(
-                Problem(
+                BrokenLink(
                     place.file,
                     place.at,
                     f"this note (on {place.anchor}) cites claim {claim.id!r}, whose "
                     f":source: does not list {place.anchor}; add it there "
-                    f"({Problem(claim.file, claim.line, '').where})",
+                    f"({BrokenLink(claim.file, claim.line, '').where})",
                 )
             )
     for claim in registry.claims.values():
         for source in claim.sources:
             if source not in cited.get(claim.id, set()):
                 problems.append(
-                    Problem(
+                    BrokenLink(
                         claim.file,
                         claim.line,
                         f"claim {claim.id!r} lists {source} in :source:, but no note on that "

@@ -19,7 +19,7 @@ from pathlib import Path
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.report import diff
 from jaxwaits.pieces import manifest, upstream, vendored
-from jaxwaits.pieces.manifest import Entry, Run, TextState, sha256
+from jaxwaits.pieces.manifest import Entry, TextRun, TextState, sha256
 from jaxwaits.project import Project
 
 _FIND_JAX = """
@@ -126,7 +126,7 @@ def changed_notes(piece: vendored.Piece, new: str) -> list[tuple[int, vendored.N
     return list(found.values())
 
 
-def _recorded(run: Run | None) -> str:
+def _recorded(run: TextRun | None) -> str:
     if run is None:
         return "nothing (the manifest does not know this release)"
     return run.status.value + (f" ({run.change})" if run.change else "")
@@ -156,7 +156,12 @@ def _unknown_release(entry: Entry, version: str, text: str | None, newest: str) 
 
 
 def _failure(
-    entry: Entry, piece: vendored.Piece, version: str, text: str | None, run: Run | None, rel: str
+    entry: Entry,
+    piece: vendored.Piece,
+    version: str,
+    text: str | None,
+    run: TextRun | None,
+    rel: str,
 ) -> str:
     lines = [
         f"{entry.name} ({rel}): jax {version} does not match what the manifest records "
@@ -192,7 +197,7 @@ def _failure(
     return "\n".join(lines)
 
 
-def _as_recorded(entry: Entry, run: Run | None, version: str) -> str:
+def _as_recorded(entry: Entry, run: TextRun | None, version: str) -> str:
     why = f"; why: {' '.join(run.why.split())}" if run and run.why else ""
     if run is None or run.status == TextState.IDENTICAL:
         known = "" if run else f" (jax {version} is not in the manifest)"
@@ -209,7 +214,7 @@ def check_piece(
     piece: vendored.Piece,
     version: str,
     text: str | None,
-    run: Run | None,
+    run: TextRun | None,
     rel: str,
     newest: str = "",
 ) -> PieceCheck:

@@ -43,7 +43,7 @@ Upstream code: Copyright The JAX Authors, Apache License 2.0 (see LICENSE-JAX)."
 
 
 @dataclass(frozen=True)
-class Run:
+class TextRun:
     """Consecutive releases over which the piece's upstream text is the same."""
 
     first: str
@@ -71,9 +71,9 @@ class Entry:
     successor: str = ""
     lines: tuple[int, int] = (0, 0)
     sha256: str = ""
-    history: tuple[Run, ...] = ()
+    history: tuple[TextRun, ...] = ()
 
-    def run_for(self, version: str, releases: list[str]) -> Run | None:
+    def run_for(self, version: str, releases: list[str]) -> TextRun | None:
         if version not in releases:
             return None
         return next((run for run in self.history if run.covers(version, releases)), None)
@@ -90,9 +90,9 @@ class Manifest:
 _RUN_KEYS = {"from": "first", "to": "last", "releases": "count", "succeeded-by": "succeeded_by"}
 
 
-def _run(table: dict) -> Run:
+def _run(table: dict) -> TextRun:
     fields = {_RUN_KEYS.get(key, key): value for key, value in table.items()}
-    return Run(**{**fields, "status": TextState(fields.get("status"))})
+    return TextRun(**{**fields, "status": TextState(fields.get("status"))})
 
 
 def _entry(name: str, table: dict) -> Entry:
@@ -154,7 +154,7 @@ def problems(manifest: Manifest) -> list[str]:
     return found
 
 
-def _run_table(run: Run) -> dict[str, object]:
+def _run_table(run: TextRun) -> dict[str, object]:
     table: dict[str, object] = {"from": run.first, "to": run.last, "releases": run.count}
     table["status"] = run.status.value
     optional = {"sha256": run.sha256, "change": run.change, "succeeded-by": run.succeeded_by}
@@ -191,12 +191,12 @@ def dumps(manifest: Manifest) -> str:
     return toml_writer.dumps(data, HEADER)
 
 
-def with_history(entry: Entry, lines: tuple[int, int], sha256: str, runs: list[Run]) -> Entry:
+def with_history(entry: Entry, lines: tuple[int, int], sha256: str, runs: list[TextRun]) -> Entry:
     """``entry`` with fresh computed fields, keeping each `why` whose upstream text is unchanged."""
     whys = {_why_key(run): run.why for run in entry.history if run.why}
     kept = [replace(run, why=whys.get(_why_key(run), "")) for run in runs]
     return replace(entry, lines=lines, sha256=sha256, history=tuple(kept))
 
 
-def _why_key(run: Run) -> str:
+def _why_key(run: TextRun) -> str:
     return run.sha256 or f"{run.status.value}:{run.succeeded_by}"

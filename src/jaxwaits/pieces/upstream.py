@@ -21,7 +21,7 @@ class UnreadableSource(JaxwaitsError):
 
 
 @dataclass(frozen=True)
-class Span:
+class LineSpan:
     """Lines ``start`` to ``end`` of a file, 1-based and inclusive."""
 
     start: int
@@ -57,7 +57,7 @@ def parse(source: str, filename: str) -> ast.Module:
         ) from error
 
 
-def locate(tree: ast.Module, qualname: str) -> Span | None:
+def locate(tree: ast.Module, qualname: str) -> LineSpan | None:
     """The span of the definition named ``qualname`` (``Class.method``), or None if absent.
 
     Two definitions of the same name in one scope (a getter and a setter, say) are ambiguous and
@@ -77,4 +77,4 @@ def locate(tree: ast.Module, qualname: str) -> Span | None:
     assert node is not None and node.end_lineno is not None
     decorators = getattr(node, "decorator_list", [])
     start = min([node.lineno, *(d.lineno for d in decorators)])
-    return Span(start, node.end_lineno)
+    return LineSpan(start, node.end_lineno)

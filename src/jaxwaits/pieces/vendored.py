@@ -100,7 +100,7 @@ def anchor(piece: str, number: int) -> str:
 
 
 @dataclass(frozen=True)
-class Citation:
+class NoteCitation:
     """A claim cited in a note: the upstream line the note sits on, and where the role is."""
 
     claim: str
@@ -108,7 +108,7 @@ class Citation:
     at: int  # the line of the annotated file that holds the role
 
 
-def citations(piece: Piece, first_line: int) -> list[Citation]:
+def citations(piece: Piece, first_line: int) -> list[NoteCitation]:
     """Every claim the piece's notes cite; ``first_line`` is the upstream number of its line 0."""
     found = []
     for line in piece.lines:
@@ -117,7 +117,7 @@ def citations(piece: Piece, first_line: int) -> list[Citation]:
         place = anchor(piece.name, first_line + line.index)
         for offset, role, target in role_targets(line.note.text):
             if role == "claim":
-                found.append(Citation(target, place, line.note.at + offset))
+                found.append(NoteCitation(target, place, line.note.at + offset))
     return found
 
 

@@ -20,7 +20,7 @@ from jaxwaits.errors import JaxwaitsError
 from jaxwaits.evidence.report import diff
 from jaxwaits.files import write_atomic
 from jaxwaits.pieces import manifest, upstream
-from jaxwaits.pieces.manifest import Entry, Manifest, Run, TextState, sha256
+from jaxwaits.pieces.manifest import Entry, Manifest, TextRun, TextState, sha256
 from jaxwaits.project import Project
 from jaxwaits.releases import wheels
 
@@ -32,7 +32,7 @@ class Found:
     """A piece in one release: its span and text, or None (with whether the file was there)."""
 
     has_file: bool
-    span: upstream.Span | None = None
+    span: upstream.LineSpan | None = None
     text: str | None = None
 
 
@@ -62,23 +62,25 @@ def line_change(old: str, new: str) -> str:
     return f"+{added}/-{removed} lines"
 
 
-def _state(entry: Entry, found: Found, vendored: str, existed: bool) -> Run:
+def _state(entry: Entry, found: Found, vendored: str, existed: bool) -> TextRun:
     """A one-release run for ``found`` (the caller merges equal neighbours)."""
     if found.text is None:
         where = entry.file if found.has_file else f"{entry.file} (no such file)"
         change = f"removed from {where}" if existed else f"not yet in {where}"
         successor = entry.successor if existed else ""
-        return Run("", "", 1, TextState.ABSENT, change=change, succeeded_by=successor)
+        return TextRun("", "", 1, TextState.ABSENT, change=change, succeeded_by=successor)
     if found.text == vendored:
-        return Run("", "", 1, TextState.IDENTICAL, sha256(vendored))
-    return Run("", "", 1, TextState.DIFFERS, sha256(found.text), line_change(vendored, found.text))
+        return TextRun("", "", 1, TextState.IDENTICAL, sha256(vendored))
+    return TextRun(
+        "", "", 1, TextState.DIFFERS, sha256(found.text), line_change(vendored, found.text)
+    )
 
 
-def history(entry: Entry, releases: list[str], found: dict[str, Found]) -> list[Run]:
+def history(entry: Entry, releases: list[str], found: dict[str, Found]) -> list[TextRun]:
     """Runs of consecutive releases over which the piece's text is the same."""
     vendored = found[entry.release].text
     assert vendored is not None
-    runs: list[Run] = []
+    runs: list[TextRun] = []
     existed = False
     for version in releases:
         existed = existed or found[version].text is not None
@@ -95,7 +97,7 @@ def history(entry: Entry, releases: list[str], found: dict[str, Found]) -> list[
     return [_with_diff(entry, run, vendored, found[run.first]) for run in runs]
 
 
-def _with_diff(entry: Entry, run: Run, vendored: str, found: Found) -> Run:
+def _with_diff(entry: Entry, run: TextRun, vendored: str, found: Found) -> TextRun:
     if run.status != TextState.DIFFERS:
         return run
     assert found.text is not None

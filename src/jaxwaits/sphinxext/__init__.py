@@ -10,9 +10,10 @@ file is a warning (an error under ``-W``), so a build that passes is one where e
 - :mod:`~jaxwaits.sphinxext.kernels`: the Jupyter kernels the pages run in.
 - :mod:`~jaxwaits.sphinxext.cells`: every executed snippet cell, judged as the tests judge it.
 - :mod:`~jaxwaits.sphinxext.claim_pages`: the ``{claim}`` directive and role, a page per claim,
-  the claims index.
-- :mod:`~jaxwaits.sphinxext.ledger_table`: the ledger as a table, claims and pieces against
-  releases.
+  the claims index; a claim's status line (:mod:`~jaxwaits.sphinxext.claim_status`) and its
+  page's body (:mod:`~jaxwaits.sphinxext.claim_page_body`).
+- :mod:`~jaxwaits.sphinxext.verification_matrix`: the ledger as a table, claims and pieces
+  against releases; :mod:`~jaxwaits.sphinxext.release_pages`: a page per column, in words.
 - :mod:`~jaxwaits.sphinxext.elsewhere`: the runs on other backends (a GPU), on the matrix page
   and each claim's page.
 - :mod:`~jaxwaits.sphinxext.sorted_claims`: every claim sorted by what it rests on, each with
@@ -49,13 +50,14 @@ from jaxwaits.sphinxext import (
     claim_pages,
     elsewhere,
     kernels,
-    ledger_table,
     quiet,
+    release_pages,
     review_rules,
     shown_code,
     sorted_claims,
     state,
     terms,
+    verification_matrix,
 )
 from jaxwaits.sphinxext.collector import Collector
 from jaxwaits.sphinxext.state import Inputs, inputs, site
@@ -105,7 +107,8 @@ def _publishable(app: Sphinx, exception: Exception | None) -> None:
         tuple(_boundaries(app)),
         tuple(_notes(app)),
     )
-    for problem in problems.built(found.facts, seen) + problems.judged(found.facts, sys.executable):
+    every = problems.built(found.facts, seen) + problems.evidence(found.facts, sys.executable)
+    for problem in every:
         logger.warning(
             problem.message, location=problem.where or None, type="jaxwaits", subtype=problem.kind
         )
@@ -117,11 +120,11 @@ def _pages(app: Sphinx) -> Iterator[tuple[str, state.PageFacts]]:
         yield (str(app.env.doc2path(doc)) if doc in app.env.all_docs else doc), page
 
 
-def _notes(app: Sphinx) -> Iterator[problems.Note]:
+def _notes(app: Sphinx) -> Iterator[problems.ReleaseNote]:
     """The release notes the pages hold, each at its file and line."""
     for path, page in _pages(app):
         for release, cites, line in page.notes:
-            yield problems.Note(f"{path}:{line}", release, cites)
+            yield problems.ReleaseNote(f"{path}:{line}", release, cites)
 
 
 def _boundaries(app: Sphinx) -> Iterator[problems.Boundary]:
@@ -182,7 +185,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_env_collector(Collector)
     cells.setup(app)
     claim_pages.setup(app)
-    ledger_table.setup(app)
+    verification_matrix.setup(app)
+    release_pages.setup(app)
     elsewhere.setup(app)
     sorted_claims.setup(app)
     review_rules.setup(app)

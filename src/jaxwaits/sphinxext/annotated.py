@@ -35,7 +35,7 @@ from sphinx.writers.html5 import HTML5Translator
 
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.pieces import manifest, vendored
-from jaxwaits.pieces.manifest import Entry, Manifest, Run, TextState
+from jaxwaits.pieces.manifest import Entry, Manifest, TextRun, TextState
 from jaxwaits.pieces.vendored import anchor
 from jaxwaits.project import find_project
 
@@ -219,7 +219,9 @@ class AnnotatedHistory(_PieceDirective):
             timeline += self.run_item(recorded, entry, run, path)
         return [timeline]
 
-    def run_item(self, recorded: Manifest, entry: Entry, run: Run, path: Path) -> nodes.container:
+    def run_item(
+        self, recorded: Manifest, entry: Entry, run: TextRun, path: Path
+    ) -> nodes.container:
         state = run.status.value
         item = nodes.container(classes=["as-run", f"as-{state}"])
         head = nodes.paragraph(classes=["as-run-head"])
@@ -245,7 +247,7 @@ class AnnotatedHistory(_PieceDirective):
             item += box
         return item
 
-    def description(self, entry: Entry, run: Run) -> nodes.paragraph:
+    def description(self, entry: Entry, run: TextRun) -> nodes.paragraph:
         para = nodes.paragraph(classes=["as-run-text"])
         if run.status == TextState.IDENTICAL:
             para += nodes.Text("Identical to the text above.")

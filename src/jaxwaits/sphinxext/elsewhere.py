@@ -19,8 +19,9 @@ from jaxwaits.evidence.outcomes import Outcome
 from jaxwaits.files import write_folder
 from jaxwaits.releases import observed
 from jaxwaits.releases.ledger import Verification
-from jaxwaits.sphinxext import ledger_table, terms
+from jaxwaits.sphinxext import release_pages, terms
 from jaxwaits.sphinxext.state import Inputs, inputs
+from jaxwaits.sphinxext.verification_matrix import MATRIX, claim_link, grid, why_nodes
 
 RUNS = "run"  # docs/run/<backend>-<release>.md, generated for every run on another backend
 
@@ -57,7 +58,7 @@ def claim_rows(app: Sphinx, fromdoc: str, claim: Claim) -> list[list[nodes.Node]
         word = terms.link(
             app, fromdoc, verdict_id(verdict), _mark(verdict), nodes.Text(f" {verdict.words}")
         )
-        why = nodes.inline("", "", *ledger_table.why_nodes(other.verdict.why))
+        why = nodes.inline("", "", *why_nodes(other.verdict.why))
         rows.append([where, word, why])
     return rows
 
@@ -118,8 +119,8 @@ class RunDirective(SphinxDirective):
 def _write_pages(app: Sphinx) -> None:
     """Write ``run/<backend>-<release>.md`` for every run (unchanged files stay put)."""
     wanted = {}
-    matrix = (Path(app.srcdir) / f"{ledger_table.MATRIX}.md").is_file()
-    named = f"[verification matrix](/{ledger_table.MATRIX}.md)" if matrix else "verification matrix"
+    matrix = (Path(app.srcdir) / f"{MATRIX}.md").is_file()
+    named = f"[verification matrix](/{MATRIX}.md)" if matrix else "verification matrix"
     for run in _runs(inputs(app)):
         platform = run.platform
         where = f"{BACKEND_WORDS.get(platform.backend)}: {platform.device}, jax {platform.jax}"
@@ -151,7 +152,7 @@ def matrix_nodes(app: Sphinx, docname: str, found: Inputs) -> list[nodes.Node]:
         header.append(_to_section(app, docname, run.platform.backend, run.platform.jax, shown))
     rows = []
     for claim_id in sorted(found.verdicts):
-        row: list[nodes.Node] = [ledger_table.claim_link(docname, claim_id)]
+        row: list[nodes.Node] = [claim_link(docname, claim_id)]
         by_run = {(o.backend, o.release): o for o in found.facts.elsewhere[claim_id]}
         for run in runs:
             other = by_run[run.platform.backend, run.platform.jax]
@@ -159,7 +160,7 @@ def matrix_nodes(app: Sphinx, docname: str, found: Inputs) -> list[nodes.Node]:
             linked = _to_section(app, docname, other.backend, other.release, mark)
             row.append(mark if other.verdict.verdict is Verdict.HOLDS else linked)
         rows.append(row)
-    return [title, intro, ledger_table.grid(header, rows)]
+    return [title, intro, grid(header, rows)]
 
 
 def _section(app: Sphinx, docname: str, found: Inputs, run: Verification) -> nodes.container:
@@ -190,13 +191,13 @@ def _section(app: Sphinx, docname: str, found: Inputs, run: Verification) -> nod
             continue
         item = nodes.paragraph()
         item += terms.link(app, docname, verdict_id(verdict), _mark(verdict))
-        item += [nodes.Text(" "), ledger_table.claim_link(docname, claim_id), nodes.Text(": ")]
+        item += [nodes.Text(" "), claim_link(docname, claim_id), nodes.Text(": ")]
         item += terms.link(app, docname, verdict_id(verdict), nodes.Text(verdict.words))
         item += nodes.Text(". " if other.verdict.why else "")
-        item += ledger_table.why_nodes(other.verdict.why)
+        item += why_nodes(other.verdict.why)
         notable += nodes.list_item("", item)
     box += notable if len(notable) else nodes.paragraph(text="Every claim holds as recorded.")
-    box += ledger_table.differences(app, docname, run, None, {})
+    box += release_pages.differences(app, docname, run, None, {})
     return box
 
 

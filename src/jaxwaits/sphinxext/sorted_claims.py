@@ -18,7 +18,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from jaxwaits.chain.marks import MARKS, verdict_id
 from jaxwaits.chain.verdicts import BACKEND_WORDS, Elsewhere, Verdict
-from jaxwaits.sphinxext import elsewhere, ledger_table, terms
+from jaxwaits.sphinxext import elsewhere, terms, verification_matrix
 from jaxwaits.sphinxext.claim_pages import claim_reference
 from jaxwaits.sphinxext.state import inputs
 
@@ -102,7 +102,7 @@ class _Page:
         para += self.shown(verdict.verdict, f" {verdict.verdict.words}")
         if verdict.why:
             para += nodes.Text(": ")
-            para += ledger_table.why_nodes(verdict.why)
+            para += verification_matrix.why_nodes(verdict.why)
         para += nodes.Text(".")
         return para
 
