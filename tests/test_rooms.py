@@ -128,17 +128,9 @@ def test_only_the_doors_of_the_site_import_the_checker() -> None:
     assert not found, found
 
 
-# Class names defined twice under src/ whose other definition is the checker's, for its owner to
-# rename (harnesscheck.model.project.Project is to become Program, harnesscheck.model.facts.Scope
-# to be renamed; Piece and Score are its to choose): this list must only shrink, to empty.
-TWICE_UNTIL_THE_CHECKER_RENAMES = {"Piece", "Project", "Scope", "Score"}
-
-
 # Modules of the checker over 500 lines, for its owner to split by job: this list must only
 # shrink, to empty.
 LONG_UNTIL_THE_CHECKER_SPLITS = {
-    "harnesscheck/model/facts.py",
-    "harnesscheck/regions/__init__.py",
     "harnesscheck/watch/observer.py",
 }
 
@@ -165,7 +157,4 @@ def test_each_class_name_is_defined_once() -> None:
                 place = f"{path.relative_to(SRC.parent)}:{node.lineno}"
                 defined.setdefault(node.name, []).append(place)
     twice = {name: places for name, places in defined.items() if len(places) > 1}
-    unexpected = {n: p for n, p in twice.items() if n not in TWICE_UNTIL_THE_CHECKER_RENAMES}
-    assert not unexpected, f"defined more than once: {unexpected}"
-    renamed = TWICE_UNTIL_THE_CHECKER_RENAMES - twice.keys()
-    assert not renamed, f"defined once now: take {sorted(renamed)} off the list"
+    assert not twice, f"defined more than once: {twice}"
