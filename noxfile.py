@@ -1,4 +1,4 @@
-"""Sessions: tests, docs, record, lint, bench (and verify, matrix for other JAX releases).
+"""Sessions: tests, checker, docs, record, lint, bench (and verify, matrix for other JAX releases).
 
 Run from a fresh machine with only Python and pip: ``python3 -m pip install nox uv`` then
 ``python3 -m nox -s tests`` or ``python3 -m nox -s docs``.
@@ -61,6 +61,30 @@ def tests(session: nox.Session) -> None:
     # Fills the wheel cache (every jax release since 0.4.16) and fails if the manifest is stale.
     session.run("python", "-m", "jaxwaits", "provenance", "--check", *refresh)
     session.run("pytest", *[arg for arg in session.posargs if arg != "--refresh"])
+
+
+# The checker's environment has neither: importing either there fails the session.
+NO_JAX_NO_SPHINX = """
+import importlib, sys
+for name in ("jax", "sphinx"):
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        print(f"import {name}: fails, as it should here")
+    else:
+        sys.exit(f"import {name} works here: the checker's tests must not need it")
+"""
+
+
+@nox.session(python=PYTHON)
+def checker(session: nox.Session) -> None:
+    """The harness checker's own tests (tests/checker/, in seconds) where it is installed
+    without extras: no JAX, no Sphinx (the session makes sure), only pytest beside it and
+    jsonschema for the SARIF schema. ``nox -s tests`` runs them too, with the rest."""
+    install(session, "-e", ".", "pytest>=8", "jsonschema")
+    session.run("python", "-c", NO_JAX_NO_SPHINX)
+    # --confcutdir: the site's tests/conftest.py, which imports the site, is not loaded
+    session.run("pytest", "--confcutdir=tests/checker", "tests/checker", *session.posargs)
 
 
 @nox.session(python=PYTHON)

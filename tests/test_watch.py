@@ -26,7 +26,7 @@ REDUCTIONS = Path(__file__).parent / "watch_reductions"
 INDEX = (REDUCTIONS / "INDEX.md").read_text(encoding="utf-8")
 PROGRAMS = sorted(
     [
-        *REDUCTIONS.glob("*.py"),
+        *(p for p in REDUCTIONS.glob("*.py") if p.name != "conftest.py"),  # keeps pytest out
         *REDUCTIONS.glob("*.ipy"),
         *(p / "main.py" for p in REDUCTIONS.iterdir() if p.is_dir()),
     ]

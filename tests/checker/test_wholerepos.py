@@ -11,7 +11,7 @@ import pytest
 
 from harnesscheck.measure import wholerepos
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SETS = sorted((ROOT / "benchmarks" / "wholerepos").glob("*.toml"))
 
 HARNESS = """import time

@@ -4,7 +4,7 @@ the same harness done right, each part reviewed as a module of its own; ``jwNNN.
 the rule found there. A rule without a fixture, a fixture or snapshot that no rule has, and a
 snapshot that differs from what the rule finds all fail.
 
-Run ``python tests/test_review_rules.py`` (with the package installed, as in the tests'
+Run ``python tests/checker/test_review_rules.py`` (with the package installed, as in the tests'
 environment) to record the snapshots again (a test never writes
 them); then read the difference before committing it."""
 
@@ -20,7 +20,7 @@ from harnesscheck import rules as registry
 from harnesscheck.model.module import Module
 from harnesscheck.rules import RULES
 
-FIXTURES = Path(__file__).parent / "review_rules"
+FIXTURES = Path(__file__).resolve().parents[1] / "review_rules"
 RIGHT = "# %% done right\n"
 
 
@@ -61,9 +61,11 @@ def test_each_rule_finds_the_marked_lines_of_its_fixture_and_its_snapshot(code: 
     right_starts = _parts(fixture.read_text(encoding="utf-8"))[1][0]
     assert all(n < right_starts for n in marked(code)), "a mistake marked in the right code"
     snapshot = fixture.with_suffix(".snap")
-    assert snapshot.is_file(), f"no {snapshot.name}: run python tests/test_review_rules.py"
+    assert snapshot.is_file(), f"no {snapshot.name}: run python tests/checker/test_review_rules.py"
     recorded = snapshot.read_text(encoding="utf-8").splitlines()
-    assert result == recorded, f"{snapshot.name} differs: run python tests/test_review_rules.py"
+    assert result == recorded, (
+        f"{snapshot.name} differs: run python tests/checker/test_review_rules.py"
+    )
 
 
 def test_no_fixture_or_snapshot_without_its_rule() -> None:

@@ -1,20 +1,19 @@
-"""`jaxwaits review`: each rule finds its mistake and stays silent on the right code, suppressions
-and configuration, notebooks and Markdown, the output formats, exit codes, and the project's own
-snippets and pages reviewed clean."""
+"""The review: each rule finds its mistake and stays silent on the right code, suppressions and
+configuration, notebooks and Markdown, the output formats and links, and the project's own
+snippets and pages reviewed clean. Its exit codes through the command line, and its links and
+rules next to the site's: tests/test_review_site.py."""
 
 from __future__ import annotations
 
 import ast
 import json
 import re
-import tomllib
 import warnings
 from pathlib import Path
 
 import jsonschema
 import nbformat
 import pytest
-from conftest import ROOT
 
 from harnesscheck import review
 from harnesscheck import rules as registry
@@ -24,9 +23,8 @@ from harnesscheck.model import library
 from harnesscheck.model.module import Module
 from harnesscheck.results import formats, links
 from harnesscheck.rules import RULES
-from jaxwaits import cli
-from jaxwaits.chain import cite, packaged
-from jaxwaits.claims.registry import Registry
+
+ROOT = Path(__file__).resolve().parents[2]
 
 HEAD = """\
 import time
@@ -534,20 +532,6 @@ elapsed = time.perf_counter() - t0
     assert reviewed(tmp_path, jitted_apart, "page.md") == []  # `step` is then unknown
 
 
-def test_an_unreadable_file_is_named_and_the_others_still_reviewed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    (tmp_path / "broken.py").write_text("def (:\n")
-    (tmp_path / "bad.ipynb").write_text("{not json")
-    (tmp_path / "harness.py").write_text(NUMPY_BLOCKED)
-    monkeypatch.chdir(tmp_path)
-    assert cli.main(["review", "."]) == 2
-    out = capsys.readouterr().out
-    assert "broken.py:1: not Python" in out
-    assert "bad.ipynb: not a valid notebook" in out
-    assert re.search(r"harness\.py:\d+:\d+ JW105", out)
-
-
 def test_a_files_own_syntax_warnings_are_not_printed(tmp_path: Path) -> None:
     """``"\\h"`` in a reviewed file warns when it is parsed: the warning is the file's, and the
     review printed it as if it were its own (``<unknown>:2: SyntaxWarning``)."""
@@ -557,24 +541,30 @@ def test_a_files_own_syntax_warnings_are_not_printed(tmp_path: Path) -> None:
         assert review.review([tmp_path], set(RULES)).unreadable == []
 
 
-def test_exit_codes_outside_a_checkout(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)  # no jax-waits checkout here
-    (tmp_path / "clean.py").write_text(HEAD)
-    assert cli.main(["review", "clean.py"]) == 0
-    (tmp_path / "wrong.py").write_text(BLOCK_IN_JIT)
-    assert cli.main(["review", "."]) == 1
-    assert cli.main(["review", "--ignore", "JW104", "."]) == 0
-    with pytest.raises(SystemExit) as stopped:
-        cli.main(["review", "--select", "JW999", "."])
-    assert stopped.value.code == 2
-    assert "names no rule" in capsys.readouterr().err
-
-
 def _findings(tmp_path: Path) -> review.Review:
     (tmp_path / "wrong.py").write_text(BLOCK_IN_JIT)
     return review.review([tmp_path], set(RULES))
+
+
+def test_a_damaged_claims_index_says_to_reinstall(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Links come from the installed claims index, read as data: none (a checkout's source)
+    links the newest build; one this reader cannot read is an error that says to reinstall."""
+    path = tmp_path / "claims.json"
+    monkeypatch.setattr(links, "index_path", lambda: path)
+    links.site.cache_clear()
+    assert links.site() == links.SITE_URL
+    for damaged in [
+        b"\xff",
+        b"[]",
+        b'{"format": 2, "site-url": "javascript:x", "release-url": null}',
+    ]:
+        path.write_bytes(damaged)
+        links.site.cache_clear()
+        with pytest.raises(ReviewError, match=r"claims index cannot be read.*reinstall"):
+            links.site()
+    links.site.cache_clear()
 
 
 def test_the_formats(tmp_path: Path) -> None:
@@ -610,52 +600,6 @@ def test_sarif_is_sarif_2_1_0(tmp_path: Path) -> None:
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "wrong.py"
     assert location["region"]["startLine"] >= 1 and result["level"] == "warning"
-
-
-def test_links_are_pinned_like_cite(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """A finding links the release only where the installed index was made from its tag: the
-    checker reads the index jaxwaits writes, as data, and links a claim where ``cite`` does."""
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert pyproject["tool"]["jaxwaits"]["site-url"] == links.SITE_URL
-    assert links.FORMAT == packaged.FORMAT
-    path = tmp_path / "claims.json"
-    monkeypatch.setattr(links, "index_path", lambda: path)
-    pinned = "https://jax-waits.readthedocs.io/en/v9.9.9/"
-    for release_url, expected in [(None, links.SITE_URL), (pinned, pinned)]:
-        index = packaged.Index(
-            "9.9.9", links.SITE_URL, release_url, Registry({}, (), (), ()), [], {}, {}
-        )
-        path.write_text(packaged.dumps(index))
-        links.site.cache_clear()
-        assert links.site() == expected
-        assert links.claim_url("three-waits") == cite.pinned(expected, "three-waits")
-    path.unlink()  # a checkout's source
-    links.site.cache_clear()
-    assert links.site() == links.SITE_URL
-    for damaged in [
-        b"\xff",
-        b"[]",
-        b'{"format": 2, "site-url": "javascript:x", "release-url": null}',
-    ]:
-        path.write_bytes(damaged)
-        links.site.cache_clear()
-        with pytest.raises(ReviewError, match=r"claims index cannot be read.*reinstall"):
-            links.site()
-    links.site.cache_clear()
-
-
-def test_every_rule_documents_its_checklist_item_and_claims_and_the_page_shows_it() -> None:
-    """A rule's documentation is its module's docstring; the review-tool page renders them."""
-    checklist = (ROOT / "docs" / "review-tool.md").read_text()
-    assert "```{review-rules}\n```" in checklist
-    items = (ROOT / "docs" / "review.md").read_text()
-    for rule in RULES.values():
-        if rule.anchor:  # JW100, the review's own rule, states no checklist item
-            assert f"{{ref}}`{rule.anchor}`" in rule.doc, rule.code
-            assert f"({rule.anchor})=" in items, rule.code
-        for claim in rule.claims:
-            assert f"{{claim}}`{claim}`" in rule.doc, (rule.code, claim)
-        assert "```python\n" in rule.doc and "\nRight: " in rule.doc, rule.code
 
 
 # What the rules' documented examples take for granted: a jitted step, and a file that times.
