@@ -75,3 +75,14 @@ t3 = time.perf_counter()
 sim.step(1)  # what it dispatched is kept in sim.data, and waited on there
 jax.block_until_ready(sim.data)
 elapsed = time.perf_counter() - t3
+
+for _ in range(2):  # llama-2-jax: a reading in a function the loop defines is not one here
+    total = jnp.zeros(())
+
+    def report(start_time, loss):
+        print(loss.item(), time.time() - start_time)
+
+    for _ in range(3):
+        start_time = time.time()
+        y = step(x)
+        jax.debug.callback(report, start_time, y)

@@ -108,7 +108,22 @@ def is_timer(node: ast.AST) -> bool:
 
 
 def first_timer(node: ast.AST) -> ast.Call | None:
-    return next((n for n in walk(node) if isinstance(n, ast.Call) and is_timer(n)), None)
+    """The first timer ``node`` reads when it runs (not one in a function it only defines)."""
+    return next((n for n in run_by(node) if isinstance(n, ast.Call) and is_timer(n)), None)
+
+
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def run_by(node: ast.AST) -> list[ast.AST]:
+    """What of ``node`` runs when it runs: its nodes, but the bodies of the functions and
+    lambdas it defines, itself included (a reading of a timer there is not one here)."""
+    bodies = [d.body for d in walk(node) if isinstance(d, DEFINITIONS)]
+    inside = {
+        id(n) for body in bodies for part in (body if isinstance(body, list) else [body])
+        for n in walk(part)
+    }  # fmt: skip
+    return [n for n in walk(node) if id(n) not in inside]
 
 
 def dotted_name(node: ast.AST) -> str:

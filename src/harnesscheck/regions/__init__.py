@@ -20,6 +20,7 @@ from harnesscheck.model.syntax import (
     is_timer,
     names_read,
     restarts_timer,
+    run_by,
     statement_lists,
 )
 from harnesscheck.regions.timed import Timed
@@ -83,7 +84,7 @@ def _rounds(module: Module, loop: ast.For | ast.While) -> list[Region]:
         for i, statement in enumerate(block):
             since = {
                 n.right.id: n.left
-                for n in ast.walk(statement)
+                for n in run_by(statement)
                 if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
                 and isinstance(n.right, ast.Name) and is_timer(n.left)
             }  # fmt: skip
