@@ -11,8 +11,9 @@ import importlib
 import os
 import sys
 
+# not "from jaxwaits.cli import arguments": on that, astroid (autodoc2 reads the API with it) loops
+import jaxwaits.cli.arguments as arguments
 from harnesscheck.errors import ReviewError
-from jaxwaits.cli import arguments
 from jaxwaits.errors import JaxwaitsError
 from jaxwaits.project import find_project
 
