@@ -183,7 +183,7 @@ class Local:
                     if (callee := dotted_name(r.value.func)) in held:
                         self._wrappers[node.name] = params.index(held[callee])
         hooks = [methods.get(m) for m in ("__enter__", "__exit__")]
-        if all(hook is not None and first_timer(ast.Module(hook.body, [])) for hook in hooks):
+        if all(hook is not None and first_timer(hook) for hook in hooks):
             self.timing_contexts.add(node.name)
         timing = {name for name, method in methods.items() if times_its_block(method)}
         if timing:

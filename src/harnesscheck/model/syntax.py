@@ -108,8 +108,10 @@ def is_timer(node: ast.AST) -> bool:
 
 
 def first_timer(node: ast.AST) -> ast.Call | None:
-    """The first timer ``node`` reads when it runs (not one in a function it only defines)."""
-    return next((n for n in run_by(node) if isinstance(n, ast.Call) and is_timer(n)), None)
+    """The first timer call in ``node``, in the functions it defines too (a region that meets
+    one ends there, read or not: one that went on to the next reading met progress logs since
+    the start, which compiling belongs in)."""
+    return next((n for n in walk(node) if isinstance(n, ast.Call) and is_timer(n)), None)
 
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
