@@ -144,9 +144,7 @@ def watch(command: list[str], rules: set[str]) -> Watched:
     meanwhile stops the program too, and is said in the (partial) result."""
     with _stopping() as stop, TemporaryDirectory(prefix="jaxwaits-watch-") as scratch:
         boot = Path(scratch, "boot")
-        boot.mkdir()
-        observer = resources.files(__package__).joinpath("observer.py").read_text("utf-8")
-        (boot / "sitecustomize.py").write_text(observer, encoding="utf-8")
+        _boot(boot)
         log = Path(scratch, "log.jsonl")
         env = dict(os.environ, JAXWAITS_WATCH_LOG=str(log))
         if "PYTHONPATH" in env:
@@ -161,6 +159,22 @@ def watch(command: list[str], rules: set[str]) -> Watched:
         watched = judged(read_log(log), rules, returncode, script)
         watched.stopped = stop.signal
         return watched
+
+
+# The observer's copy in the program: a package of its own name beside its sitecustomize, so
+# that installing it imports nothing of harnesscheck.
+BOOT = "jaxwaits_observer"
+SITECUSTOMIZE = f"from {BOOT} import install\n\ninstall(chain=True)\n"
+
+
+def _boot(boot: Path) -> None:
+    """The folder put first on the program's path: the observer, and a ``sitecustomize`` that
+    installs it and runs the program's own."""
+    (boot / BOOT).mkdir(parents=True)
+    for module in resources.files(__package__).joinpath("observer").iterdir():
+        if module.name.endswith(".py"):
+            (boot / BOOT / module.name).write_text(module.read_text("utf-8"), encoding="utf-8")
+    (boot / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
 
 
 def judged(
