@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.regions import TIMED_WORDS, judged
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW103"
 NAME = "one-output-blocked"
@@ -43,3 +43,11 @@ def check(source: Source) -> Iterator[Finding]:
                 f"the timer stops with {', '.join(unwaited)} not waited on: block on every "
                 "result of the timed work",
             )
+
+
+def watched(seen: Seen) -> str:
+    return (
+        f"the interval timed from {seen.since} to here waited on some of its work but not on "
+        f"the results dispatched at {seen.where}, {seen.times}: results of separate calls are "
+        "not ready together; block on all of them (`jax.block_until_ready((a, b))`)"
+    )

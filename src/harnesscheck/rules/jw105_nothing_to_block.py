@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.model.facts import TRACING, Module, callee_name, dotted_parts, wrapper_name
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW105"
 NAME = "nothing-to-block"
@@ -69,3 +69,11 @@ def _not_an_array(facts: Module, node: ast.AST) -> str:
         if all(parts):
             return "a container of values none of which is a JAX array"
     return ""
+
+
+def watched(seen: Seen) -> str:
+    held = ", ".join(sorted({t for f in seen.found for t in f["held"]}))
+    return (
+        f"jax.block_until_ready was handed no JAX array here (it held {held}), {seen.times}: "
+        "it waited for nothing; block on the arrays themselves, before converting them"
+    )

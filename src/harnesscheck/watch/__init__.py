@@ -28,7 +28,7 @@ from harnesscheck.errors import ReviewError
 from harnesscheck.findings import Finding, says
 from harnesscheck.regions import DISPATCH, WARM_UP
 from harnesscheck.results import Located, Review, formats
-from harnesscheck.rules import RULES
+from harnesscheck.rules import RULES, Seen
 from harnesscheck.sources import suppressions
 
 # What the observer cannot see on any release, said with every report.
@@ -237,94 +237,15 @@ def _finding(rule: str, found: list[dict[str, Any]], lines: dict[str, list[str]]
         said += text[start_line - 1 : start_line]
     if says(said, {"JW101": DISPATCH, "JW102": WARM_UP}.get(rule, ())):
         return None
-    message = _message(rule, found, end_file, start_line)
+    watched = RULES[rule].watched
+    if watched is None:  # a rule the watch does not report
+        return None
+    message = watched(Seen(found, end_file, [(start_file, start_line)]))
     finding = Finding(rule, end_line, 1, message)
     comments = suppressions.comments("\n".join(text), set(RULES))
     if any(c.silences(finding) for c in comments):
         return None
     return Located(Path(end_file), finding)
-
-
-def _lines(places: list[tuple[str, int]], here: str) -> str:
-    """``line 12, 14`` in the reading's file, ``timing.py:8`` in another."""
-    said = [str(line) if path == here else f"{Path(path).name}:{line}" for path, line in places[:5]]
-    return "line " + ", ".join(said) + (", …" if len(places) > 5 else "")
-
-
-def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> str:
-    since = _lines([(found[0]["start"][0], start)], here)
-    times = f"in {len(found)} intervals" if len(found) > 1 else "once"
-    where = _lines(sorted({tuple(c) for f in found for c in f.get("calls", [])}), here)
-    if rule == "JW103":
-        return (
-            f"the interval timed from {since} to here waited on some of its work but not on "
-            f"the results dispatched at {where}, {times}: results of separate calls are not "
-            "ready together; block on all of them (`jax.block_until_ready((a, b))`)"
-        )
-    if rule == "JW101":
-        running = sum(f["running"] for f in found)
-        dropped = sum(bool(f.get("dropped")) and not f["running"] for f in found)
-        if running:
-            state = f"still running at the read ({running} of {len(found)}): the time is wrong here"
-        elif dropped:
-            state = (
-                f"not seen finished: its results were dropped before the read ({dropped} of "
-                f"{len(found)}), so whether it was still running is not known"
-            )
-        else:
-            state = "finished before the read by chance: wrong on a loaded or faster machine"
-        return (
-            f"the timer read here ends an interval (from {since}) in which the work dispatched "
-            f"at {where} was not waited on, {times}; it was {state}. Block on the result "
-            "(`jax.block_until_ready(...)`) before reading the timer"
-        )
-    if rule in ("JW104", "JW105"):
-        held = ", ".join(sorted({t for f in found for t in f["held"]}))
-        if rule == "JW104":
-            return (
-                f"jax.block_until_ready met a tracer here ({held}), {times}: the block is inside "
-                "a traced function, where it waits for nothing; block on the result outside"
-            )
-        return (
-            f"jax.block_until_ready was handed no JAX array here (it held {held}), {times}: "
-            "it waited for nothing; block on the arrays themselves, before converting them"
-        )
-    if rule == "JW108":
-        names = ", ".join(sorted({f"`{f['name']}`" for f in found}))
-        staged = _lines(sorted({tuple(c) for f in found for c in f["callbacks"]}), here)
-        waits = _lines(sorted({tuple(f["wait"]) for f in found}), here)
-        reads = f"{len(found)} times" if len(found) > 1 else "once"
-        if all(f["ran"] for f in found):
-            state = (
-                "it had run by then by chance (on a CPU the callback runs within the "
-                "computation, on a GPU during the call): the block is not what waits for it"
-            )
-        else:
-            state = "it had not run yet at the read: what was read is stale here"
-        return (
-            f"{names}, changed by the host callback staged at {staged}, is read here after a "
-            f"wait on arrays only ({waits}) and no jax.effects_barrier() in this thread, "
-            f"{reads}; {state}. Call jax.effects_barrier() before reading it"
-        )
-    if rule == "JW111":
-        return (
-            f"the interval timed from {since} to here started copies to the host ({where}) "
-            f"that nothing fetched before the read, {times}: copy_to_host_async() only starts "
-            "the copy; time the call that completes it (np.asarray, jax.device_get, .item())"
-        )
-    if rule == "JW107":
-        return (
-            f"the interval timed from {since} to here hands the same NumPy array to jitted work "
-            f"again ({where}), {times}: it is copied to the device on every call, and the copy "
-            "is timed as compute; place it once with jax.device_put before the timer starts"
-        )
-    seconds = sum(f["compile_s"] for f in found)
-    share = max((f["compile_s"] / f["interval_s"] for f in found if f["interval_s"] > 0), default=1)
-    return (
-        f"a compilation ran inside the interval timed from {since} to here, {times}: "
-        f"{seconds:.3g} s, {share:.0%} of the interval; make one blocked call before the timer "
-        "starts"
-    )
 
 
 def outcome(watched: Watched) -> str | None:
