@@ -145,6 +145,26 @@ def test_the_watch_reports_what_was_labelled(
                     assert said and all(state in m for m in said)
 
 
+# Where the call that read the timer (or that is wrong in itself) starts on its line, 1-based.
+COLUMNS = {
+    "loop_step_timer.py": (22, 17),  # step_time = time.time() - t0
+    "test_pytest_benchmark.py": (12, 11),  # out = benchmark(step, w): pytest-benchmark reads
+    "block_inside_jit.py": (10, 5),  # jax.block_until_ready(b), inside the traced function
+    "host_input_timed.py": (16, 12),  # runtime = (time.perf_counter() - t0) / 10
+}
+
+
+def test_a_finding_is_at_the_column_of_the_reading(
+    runs: dict[tuple[Path, str, bool], tuple[Any, ...]],
+) -> None:
+    """The column of the call that read the timer, as review gives columns."""
+    found = {
+        name: {(f["line"], f["column"]) for f in runs[REDUCTIONS / name, "pinned", True][2]}
+        for name in COLUMNS
+    }
+    assert found == {name: {place} for name, place in COLUMNS.items()}
+
+
 # Where the watch sees a mistake review cannot, program by program, as INDEX.md lists them;
 # everywhere else they find the same mistakes.
 WATCH_ONLY: dict[str, set[str]] = {}
