@@ -74,7 +74,8 @@ def dispatched(state: State, out: Any, effects: tuple[Any, ...], begun: int) -> 
     arrays = state.leaves(out)
     if not arrays:
         return
-    path = state.program.path(3)
+    # a watched function a pool's thread calls itself: the lines that handed it to the pool
+    path = state.program.path(3) or getattr(state.local, "handed", ())
     if not path:
         return
     thread = threading.get_ident()
@@ -257,3 +258,31 @@ def watch_futures(state: State, base: Any) -> None:
         return value
 
     future.set_result, future.result = computed, got
+
+
+def watch_pools(state: State, module: Any) -> None:
+    """``pool.submit(step, x)`` (and ``pool.map``): a watched function handed to a thread pool
+    itself has no program line in the pool's thread; its calls are placed at the line that
+    handed it over."""
+    pool = module.ThreadPoolExecutor
+    submit = pool.submit
+
+    @like(submit)
+    def submitting(self: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(fn, Watched) or isinstance(getattr(fn, "__func__", None), Watched):
+            path = state.program.path(2)
+            if path:
+                fn = functools.partial(_handed_over, state, path, fn)
+        return submit(self, fn, *args, **kwargs)
+
+    pool.submit = submitting
+
+
+def _handed_over(
+    state: State, path: tuple[tuple[str, int], ...], fn: Any, *args: Any, **kwargs: Any
+) -> Any:
+    state.local.handed = path
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        state.local.handed = ()

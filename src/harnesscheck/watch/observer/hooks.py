@@ -1,6 +1,7 @@
 """The wrapping of the modules the watch observes, when the program imports them (an import
 hook), or at once where they are imported already: JAX's transformations, array waits and
-compilations; NumPy's copies to the host; futures; a thread's join; the clocks."""
+compilations; NumPy's copies to the host; futures and thread pools; a thread's join; the
+clocks."""
 
 from __future__ import annotations
 
@@ -145,6 +146,7 @@ def install(state: State) -> None:
         "jax.experimental.pjit": _watch_pjit,
         "numpy": _watch_numpy,
         "concurrent.futures._base": dispatches.watch_futures,
+        "concurrent.futures.thread": dispatches.watch_pools,
     }
     join = dispatches.joining(state, threading.Thread.join)
     threading.Thread.join = join  # type: ignore[method-assign]
