@@ -180,8 +180,9 @@ def _boot(boot: Path) -> None:
 def judged(
     entries: list[dict[str, Any]], rules: set[str], returncode: int, script: Path | None = None
 ) -> Watched:
-    """What the observer's lines say: one finding per rule and pair of program lines (the
-    cells IPython runs from an ``.ipy`` ``script`` are that file's lines)."""
+    """What the observer's lines say: one finding per rule and place, the column of the call
+    that read the timer (or that is wrong in itself), whatever readings the intervals started at
+    (the cells IPython runs from an ``.ipy`` ``script`` are that file's lines)."""
     watched = Watched(returncode, Review())
     seen: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for entry in entries:
@@ -195,7 +196,7 @@ def judged(
             for place in (entry["start"], entry["end"]):
                 if script is not None and place[0].startswith("<ipython-input-"):
                     place[0] = str(script.absolute())
-            key = (entry["rule"], *entry["start"], *entry["end"])
+            key = (entry["rule"], *entry["end"], entry.get("col", 1))
             seen.setdefault(key, []).append(entry)
     watched.not_observed += UNOBSERVED
     lines: dict[str, list[str]] = {}
@@ -222,10 +223,10 @@ def read_log(log: Path) -> list[dict[str, Any]]:
 
 
 def _finding(rule: str, found: list[dict[str, Any]], lines: dict[str, list[str]]) -> Located | None:
-    """One finding for every interval between the same two program lines; None where a
-    suppression comment on the reading's line, or the words around it, say it is meant."""
-    first = found[0]
-    (start_file, start_line), (end_file, end_line) = first["start"], first["end"]
+    """One finding for every interval read at one place; None where a suppression comment on
+    the reading's line, or the words around it or its starts, say it is meant."""
+    end_file, end_line = found[0]["end"]
+    starts = sorted({(f["start"][0], f["start"][1]) for f in found})
     if end_file not in lines:
         try:
             lines[end_file] = Path(end_file).read_text(encoding="utf-8").splitlines()
@@ -233,15 +234,14 @@ def _finding(rule: str, found: list[dict[str, Any]], lines: dict[str, list[str]]
             lines[end_file] = []
     text = lines[end_file]
     said = text[end_line - 1 : end_line + 1]
-    if start_file == end_file:
-        said += text[start_line - 1 : start_line]
+    said += [text[line - 1] for path, line in starts if path == end_file and 0 < line <= len(text)]
     if says(said, {"JW101": DISPATCH, "JW102": WARM_UP}.get(rule, ())):
         return None
     watched = RULES[rule].watched
     if watched is None:  # a rule the watch does not report
         return None
-    message = watched(Seen(found, end_file, [(start_file, start_line)]))
-    finding = Finding(rule, end_line, 1, message)
+    message = watched(Seen(found, end_file, starts))
+    finding = Finding(rule, end_line, found[0].get("col", 1), message)
     comments = suppressions.comments("\n".join(text), set(RULES))
     if any(c.silences(finding) for c in comments):
         return None

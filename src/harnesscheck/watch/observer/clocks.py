@@ -64,7 +64,10 @@ def _clock(state: State, name: str, read: Any, kind: type) -> Any:
         seq = state.next()
         state.see_ready(seq)
         made = kind(value)
-        made._read = Read(state, name, seq, threading.get_ident(), (path, frame.f_lineno))
+        made._read = Read(
+            state, name, seq, threading.get_ident(), (path, frame.f_lineno), frame.f_code,
+            frame.f_lasti,
+        )  # fmt: skip
         return made
 
     return reading

@@ -11,7 +11,7 @@ import types
 import weakref
 from typing import Any
 
-from .places import like
+from .places import column, like
 from .state import KEPT, Dispatch, State
 from .window import Window
 
@@ -199,10 +199,12 @@ def blocking(state: State, function: Any) -> Any:
             rule = "JW104"
         elif not any(isinstance(a, jax.Array) for a in leaves):
             rule = "JW105"
-        site = state.program.site()
-        if rule and site is not None:
+        called = state.program.calling()
+        if rule and called is not None:
+            path, frame = called
             held = sorted({type(a).__name__ for a in leaves}) or ["nothing"]
-            state.write({"rule": rule, "site": list(site), "held": held})
+            col = column(frame.f_code, frame.f_lasti)
+            state.write({"rule": rule, "site": [path, frame.f_lineno], "col": col, "held": held})
         result = function(tree, *args, **kwargs)
         waited(state, tree)
         return result

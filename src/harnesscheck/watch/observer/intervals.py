@@ -37,7 +37,7 @@ def measured(state: State, start: Read, end: Read, seconds: float) -> None:
             tail += [d for d in mine if d.seq > max(done, default=0)]
             calls += mine
             covered += done
-    where = {"start": list(start.site), "end": list(end.site), "clock": end.clock}
+    where = {"start": list(start.site), "end": list(end.site), "col": end.col, "clock": end.clock}
     if tail:
         # Work waited on at one line and not at another (two results of separate calls, one
         # blocked) is one output of several (JW103); the same line's later call left unwaited

@@ -34,6 +34,14 @@ def like(original: Any) -> Any:
     return copy
 
 
+def column(code: types.CodeType, offset: int) -> int:
+    """The column (1-based, as ``review`` counts them) where the expression of the code's
+    instruction at ``offset`` starts: for a call, the call."""
+    for position in itertools.islice(code.co_positions(), offset // 2, None):
+        return (position[2] or 0) + 1
+    return 1
+
+
 class Program:
     """The program's own code, told from the rest by file name (each name judged once), with
     the folder the observer was loaded from, which is not the program's."""

@@ -13,7 +13,7 @@ import types
 import weakref
 from typing import Any
 
-from .places import Program
+from .places import Program, column
 
 # Calls kept per thread (and open calls in all): an interval with more is judged on its last ones.
 KEPT = 4096
@@ -46,15 +46,21 @@ class Dispatch:
 
 
 class Read:
-    """One clock reading by the program's code: which clock, when, where, in which thread;
-    judged by the state that made it."""
+    """One clock reading by the program's code: which clock, when, where (the line, and the
+    column of the call that read it), in which thread; judged by the state that made it."""
 
-    __slots__ = ("clock", "seq", "site", "state", "thread")
+    __slots__ = ("clock", "code", "offset", "seq", "site", "state", "thread")
 
     def __init__(
-        self, state: State, clock: str, seq: int, thread: int, site: tuple[str, int]
-    ) -> None:
+        self, state: State, clock: str, seq: int, thread: int, site: tuple[str, int],
+        code: types.CodeType, offset: int,
+    ) -> None:  # fmt: skip
         self.state, self.clock, self.seq, self.thread, self.site = state, clock, seq, thread, site
+        self.code, self.offset = code, offset  # the reading call's instruction, for its column
+
+    @property
+    def col(self) -> int:
+        return column(self.code, self.offset)
 
 
 class Log:

@@ -9,6 +9,7 @@ import sys
 import types
 from typing import Any
 
+from .places import column
 from .state import Dispatch, State
 
 WINDOW = 2000  # lines the waiting code is followed for after a wait, at most
@@ -80,7 +81,7 @@ class Window:
 
     def look(self, frame: types.FrameType, after: int) -> None:
         """Report each read of what the callbacks change on the frame's line, past ``after``."""
-        for name, key in _reads(self.state.loads, frame, after):
+        for name, key, offset in _reads(self.state.loads, frame, after):
             if name in self.read:
                 continue
             if any(
@@ -88,9 +89,9 @@ class Window:
                 for e in self.effects
             ):
                 self.read.add(name)
-                self._report(frame, name)
+                self._report(frame, name, offset)
 
-    def _report(self, frame: types.FrameType, name: str) -> None:
+    def _report(self, frame: types.FrameType, name: str, offset: int) -> None:
         path = self.state.program.place(frame.f_code.co_filename)
         # A function traced again for new shapes keeps its earlier traces' callbacks too: one
         # of them ran for the latest call.
@@ -99,6 +100,7 @@ class Window:
             {
                 "rule": "JW108",
                 "site": [path, frame.f_lineno],
+                "col": column(frame.f_code, offset),  # where the name is read
                 "name": name,
                 "wait": list(self.site),
                 "calls": sorted({d.site for d in self.calls}),
@@ -114,15 +116,15 @@ def _nonlocal(effect: Any, name: str, frame: types.FrameType) -> bool:
 
 
 def _reads(
-    loads: dict[Any, Any], frame: types.FrameType, after: int
-) -> list[tuple[str, int | tuple[int, str]]]:
+    cache: dict[Any, Any], frame: types.FrameType, after: int
+) -> list[tuple[str, int | tuple[int, str], int]]:
     """What the frame's current line loads past the instruction at offset ``after``: each name
     (and ``name.attr``) with the id of the object it holds, and its ``(id(namespace), name)``
-    slot; ``loads`` remembers what each code's lines load."""
+    slot, and the offset of the load; ``cache`` remembers what each code's lines load."""
     code = frame.f_code
-    lines = loads.get(code)
+    lines = cache.get(code)
     if lines is None:
-        lines = loads[code] = {}
+        lines = cache[code] = {}
         instructions = list(dis.get_instructions(code))
         for ins, following in zip(instructions, [*instructions[1:], None], strict=True):
             at = ins.positions.lineno if ins.positions else None
@@ -133,28 +135,28 @@ def _reads(
             for name in names:
                 if isinstance(name, str):
                     lines.setdefault(at, []).append((ins.offset, ins.opname, name, attr))
-    found: list[tuple[str, int | tuple[int, str]]] = []
-    loads = [load[1:] for load in lines.get(frame.f_lineno, []) if load[0] > after]
+    found: list[tuple[str, int | tuple[int, str], int]] = []
+    loads = [load for load in lines.get(frame.f_lineno, []) if load[0] > after]
     if not loads:
         return found
     local = frame.f_locals
     at_module = local is frame.f_globals
-    for op, name, attr in loads:
+    for offset, op, name, attr in loads:
         if (
             op in ("LOAD_GLOBAL", "LOAD_NAME")
             and name in frame.f_globals
             and (at_module or name not in local)
         ):
-            found.append((name, (id(frame.f_globals), name)))
+            found.append((name, (id(frame.f_globals), name), offset))
             held = frame.f_globals[name]
         elif name in local:
             held = local[name]
         else:
             continue
-        found.append((name, id(held)))
+        found.append((name, id(held), offset))
         if attr is not None:
-            found.append((f"{name}.{attr}", (id(held), attr)))
+            found.append((f"{name}.{attr}", (id(held), attr), offset))
             own = getattr(held, "__dict__", None)
             if isinstance(own, dict) and attr in own:
-                found.append((f"{name}.{attr}", id(own[attr])))
+                found.append((f"{name}.{attr}", id(own[attr]), offset))
     return found
