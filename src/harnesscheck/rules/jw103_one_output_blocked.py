@@ -10,8 +10,10 @@ loss.block_until_ready()
 elapsed = time.perf_counter() - t0  # JW103: params not waited on
 ```
 
-Right: `jax.block_until_ready((loss, params))`. Blocking one output of a single jitted call is
-not reported: all its outputs come from one computation.
+Right: `jax.block_until_ready((loss, params))`. It is reported whichever result was dispatched
+first: a block waits for its own array's buffers only (that earlier work on one device has
+finished too is by chance). Blocking one output of a single jitted call is not reported: all its
+outputs come from one computation; nor is a result handed to the work waited on.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ class Watched:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         state = self._jaxwaits_state
         handed(state, args, kwargs)
+        inputs = fed(state, args, kwargs)
         calling = state.calling()
         calling.append(self)
         begun = state.next()
@@ -38,7 +39,7 @@ class Watched:
         if calling:  # called while another watched function traces: its callbacks are that one's
             outer = calling[-1]._jaxwaits_effects
             outer += [e for e in effects if e not in outer]
-        dispatched(state, out, tuple(effects), begun)
+        dispatched(state, out, tuple(effects), begun, inputs)
         return out
 
     def __get__(self, obj: Any, owner: Any = None) -> Any:
@@ -70,7 +71,9 @@ def transform(state: State, function: Any) -> Any:
     return watched
 
 
-def dispatched(state: State, out: Any, effects: tuple[Any, ...], begun: int) -> None:
+def dispatched(
+    state: State, out: Any, effects: tuple[Any, ...], begun: int, inputs: frozenset[int]
+) -> None:
     arrays = state.leaves(out)
     if not arrays:
         return
@@ -80,12 +83,25 @@ def dispatched(state: State, out: Any, effects: tuple[Any, ...], begun: int) -> 
         return
     thread = threading.get_ident()
     with state.lock:
-        call = Dispatch(state.next(), begun, thread, path, arrays[0], effects)
+        call = Dispatch(state.next(), begun, thread, path, arrays[0], effects, inputs)
         state.calls[thread].append(call)
         for array in arrays:
             key = id(array)
             state.outputs[key] = (weakref.ref(array, functools.partial(_gone, state, key)), call)
         state.open.append(call)
+
+
+def fed(state: State, args: tuple[Any, ...], kwargs: dict[str, Any]) -> frozenset[int]:
+    """The seqs of the watched calls whose outputs a call is handed: the work it waits for."""
+    given = (*args, *kwargs.values())
+    kind = state.array_type
+    arrays = given if all(type(a) is kind for a in given) else state.leaves(given)
+    calls = []
+    for array in arrays:
+        known = state.outputs.get(id(array))
+        if known is not None and known[0]() is array:
+            calls.append(known[1].seq)
+    return frozenset(calls)
 
 
 def handed(state: State, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

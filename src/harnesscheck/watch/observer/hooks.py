@@ -59,9 +59,10 @@ def _watch_compiled(state: State) -> None:
     @like(call)
     def called(self: Any, *args: Any, **kwargs: Any) -> Any:
         dispatches.handed(state, args, kwargs)
+        inputs = dispatches.fed(state, args, kwargs)
         begun = state.next()
         out = call(self, *args, **kwargs)
-        dispatches.dispatched(state, out, (), begun)
+        dispatches.dispatched(state, out, (), begun, inputs)
         return out
 
     stages.Compiled.__call__ = called

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import Read, State
+from .state import Dispatch, Read, State
 
 
 def measured(state: State, start: Read, end: Read, seconds: float) -> None:
@@ -24,42 +24,14 @@ def measured(state: State, start: Read, end: Read, seconds: float) -> None:
         compiled = sum(
             s for q, t, s in state.compiles if t == end.thread and start.seq < q < end.seq
         )
-        tail, calls, covered = [], [], []
+        calls: list[Dispatch] = []
+        covered: set[int] = set()
         for thread in {end.thread, *joined}:
             until = end.seq if thread == end.thread else joined[thread]
             mine = [d for d in state.calls.get(thread, []) if start.seq < d.seq < until]
             unknown = [s for s in state.unknown_waits.get(thread, []) if start.seq < s < end.seq]
-            # A thread's work runs in the order it was dispatched: a wait on one call's results
-            # (or on an array no watched call made, which may hold them) waits for those before.
-            done = [
-                d.seq for d in mine if 0 < d.waited < end.seq or any(d.seq < u for u in unknown)
-            ]
-            tail += [d for d in mine if d.seq > max(done, default=0)]
+            covered |= _waited_for(mine, unknown, end.seq)
             calls += mine
-            covered += done
-    where = {"start": list(start.site), "end": list(end.site), "col": end.col, "clock": end.clock}
-    if tail:
-        # Work waited on at one line and not at another (two results of separate calls, one
-        # blocked) is one output of several (JW103); the same line's later call left unwaited
-        # (the last step of a loop), or nothing waited, is the timer read too early (JW101).
-        waited_at = {d.path for d in calls if d.seq <= max(covered, default=0)}
-        several = bool(covered) and not waited_at & {d.path for d in tail}
-        state.write(
-            {
-                "rule": "JW103" if several else "JW101",
-                **where,
-                "calls": sorted({_apart(d.path, waited_at) if several else d.site for d in tail}),
-                "running": any(not 0 < d.ready <= end.seq for d in tail),
-                # a thread's last call whose output the program dropped unseen: it may have run
-                "dropped": any(
-                    max((d for d in tail if d.thread == t), key=lambda d: d.seq).dropped
-                    for t in {d.thread for d in tail}
-                ),
-            }
-        )
-    if compiled > 0:
-        state.write({"rule": "JW102", **where, "compile_s": compiled, "interval_s": seconds})
-    with state.lock:
         started = [
             c for c in state.copies.values()
             if c[1] == end.thread and start.seq < c[0] < end.seq and not 0 < c[3] < end.seq
@@ -67,10 +39,55 @@ def measured(state: State, start: Read, end: Read, seconds: float) -> None:
         again = {
             c[2] for c in state.copied_again if c[1] == end.thread and start.seq < c[0] < end.seq
         }
+    found: list[dict[str, Any]] = []
+    left = [d for d in calls if d.seq not in covered]
+    if left:
+        # Work waited on at one line and not at another (results of separate calls, one
+        # blocked, whichever was dispatched first) is one output of several (JW103); the same
+        # line's later call left unwaited (the last step of a loop), or nothing waited, is the
+        # timer read too early (JW101).
+        waited_at = {d.path for d in calls if d.seq in covered}
+        several = bool(waited_at) and not waited_at & {d.path for d in left}
+        found.append(
+            {
+                "rule": "JW103" if several else "JW101",
+                "calls": sorted({_apart(d.path, waited_at) if several else d.site for d in left}),
+                "running": any(not 0 < d.ready <= end.seq for d in left),
+                # a thread's last call whose output the program dropped unseen: it may have run
+                "dropped": any(
+                    max((d for d in left if d.thread == t), key=lambda d: d.seq).dropped
+                    for t in {d.thread for d in left}
+                ),
+            }
+        )
+    if compiled > 0:
+        found.append({"rule": "JW102", "compile_s": compiled, "interval_s": seconds})
     if started:
-        state.write({"rule": "JW111", **where, "calls": sorted({c[2] for c in started})})
+        found.append({"rule": "JW111", "calls": sorted({c[2] for c in started})})
     if again:
-        state.write({"rule": "JW107", **where, "calls": sorted(again)})
+        found.append({"rule": "JW107", "calls": sorted(again)})
+    if found:
+        where = {"start": list(start.site), "end": list(end.site), "col": end.col}
+        for entry in found:
+            state.write({"rule": entry.pop("rule"), **where, "clock": end.clock, **entry})
+
+
+def _waited_for(calls: list[Dispatch], unknown: list[int], before: int) -> set[int]:
+    """The seqs of one thread's calls whose work was waited for before ``before``: a wait on a
+    call's results waits for its own buffers only, and so for the work that made its inputs, not
+    for other work dispatched before it (JW103's claims); a loop's earlier calls at the line of a
+    call waited on are that one result's, as ``review`` sees them. A wait on an array no watched
+    call made may hold the results of any of the thread's calls before it, and counts for them
+    all (never a finding for that reason)."""
+    last_unknown = max(unknown, default=0)
+    covered: set[int] = set()
+    paths: set[Any] = set()  # the lines of the calls found waited for (later ones come first)
+    for d in sorted(calls, key=lambda d: d.seq, reverse=True):
+        if d.seq in covered or 0 < d.waited < before or d.seq < last_unknown or d.path in paths:
+            covered.add(d.seq)
+            covered |= d.inputs
+            paths.add(d.path)
+    return covered
 
 
 def _apart(path: tuple[tuple[str, int], ...], others: set[Any]) -> tuple[str, int]:

@@ -26,20 +26,24 @@ def kept() -> collections.deque[Any]:
 
 class Dispatch:
     """One watched call: its thread, when, the program lines it was made from, its first output
-    (weakly), and when it was first waited on and first seen ready (or its output seen gone)."""
+    (weakly), the calls whose outputs it was handed, and when it was first waited on and first
+    seen ready (or its output seen gone)."""
 
     __slots__ = (
-        "begun", "dropped", "effects", "first", "path", "ready", "seq", "site", "thread", "waited"
+        "begun", "dropped", "effects", "first", "inputs", "path", "ready", "seq", "site",
+        "thread", "waited",
     )  # fmt: skip
 
     def __init__(
         self, seq: int, begun: int, thread: int, path: tuple[tuple[str, int], ...], first: Any,
-        effects: tuple[Any, ...],
+        effects: tuple[Any, ...], inputs: frozenset[int],
     ) -> None:  # fmt: skip
         self.seq, self.thread, self.path, self.site = seq, thread, path, path[0]
         self.begun = begun  # when the call was made (its seq is when it returned)
         self.first = weakref.ref(first)
         self.effects = effects  # the host callbacks staged in the function called (Effect)
+        self.inputs = inputs  # the seqs of the calls whose outputs it was handed (not the calls:
+        # a loop's chain of calls would be kept alive)
         self.waited = 0
         self.ready = 0
         self.dropped = False  # its output was gone before it was seen ready: not known
