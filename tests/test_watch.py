@@ -6,6 +6,7 @@ and exits as it does."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -97,8 +98,11 @@ def _run(
     if watched:
         command = [sys.executable, "-m", "jaxwaits", "watch", "--format", "json",
                    "--output", str(report), "--", *command]  # fmt: skip
+    # As a user's shell would start it: not as a worker of this run's xdist, whose variables
+    # (PYTEST_XDIST_WORKER) make pytest-benchmark turn itself off, and time nothing.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     done = subprocess.run(
-        command, cwd=here, capture_output=True, text=True, timeout=300, check=False
+        command, cwd=here, env=env, capture_output=True, text=True, timeout=300, check=False
     )
     found = json.loads(report.read_text())["findings"] if report.exists() else []
     return done.returncode, done.stdout + done.stderr * (done.returncode not in (0, 1)), found
