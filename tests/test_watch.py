@@ -6,6 +6,7 @@ and exits as it does."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -97,8 +98,11 @@ def _run(
     if watched:
         command = [sys.executable, "-m", "jaxwaits", "watch", "--format", "json",
                    "--output", str(report), "--", *command]  # fmt: skip
+    # As a user's shell would start it: not as a worker of this run's xdist, whose variables
+    # (PYTEST_XDIST_WORKER) make pytest-benchmark turn itself off, and time nothing.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     done = subprocess.run(
-        command, cwd=here, capture_output=True, text=True, timeout=300, check=False
+        command, cwd=here, env=env, capture_output=True, text=True, timeout=300, check=False
     )
     found = json.loads(report.read_text())["findings"] if report.exists() else []
     return done.returncode, done.stdout + done.stderr * (done.returncode not in (0, 1)), found
@@ -143,6 +147,26 @@ def test_the_watch_reports_what_was_labelled(
                 if state in match[1]:
                     said = [f["message"] for f in found if f["line"] == number]
                     assert said and all(state in m for m in said)
+
+
+# Where the call that read the timer (or that is wrong in itself) starts on its line, 1-based.
+COLUMNS = {
+    "loop_step_timer.py": (22, 17),  # step_time = time.time() - t0
+    "test_pytest_benchmark.py": (12, 11),  # out = benchmark(step, w): pytest-benchmark reads
+    "block_inside_jit.py": (10, 5),  # jax.block_until_ready(b), inside the traced function
+    "host_input_timed.py": (16, 12),  # runtime = (time.perf_counter() - t0) / 10
+}
+
+
+def test_a_finding_is_at_the_column_of_the_reading(
+    runs: dict[tuple[Path, str, bool], tuple[Any, ...]],
+) -> None:
+    """The column of the call that read the timer, as review gives columns."""
+    found = {
+        name: {(f["line"], f["column"]) for f in runs[REDUCTIONS / name, "pinned", True][2]}
+        for name in COLUMNS
+    }
+    assert found == {name: {place} for name, place in COLUMNS.items()}
 
 
 # Where the watch sees a mistake review cannot, program by program, as INDEX.md lists them;

@@ -271,3 +271,29 @@ def test_a_watch_report_in_json_forges_no_command_in_a_github_log(form: formats.
     shown = watch.report(watched, form, Path.cwd())
     assert "#" + "#[" not in shown
     assert "#" + "#[error]x.py" in json.dumps(json.loads(shown), ensure_ascii=False)
+
+
+SEES = """\
+import os, sys, sitecustomize
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("harnesscheck", "jaxwaits")))
+print(sitecustomize.OWN, os.environ["PYTHONPATH"] == os.environ["BEFORE"])
+"""
+
+
+def test_the_observer_imports_nothing_of_the_checker_and_runs_the_program_s_sitecustomize(
+    tmp_path: Path,
+) -> None:
+    """Installed in the program, the observer is its own small package: the checker (its rules,
+    formats, the watch that judges) is not imported there; the program's own ``sitecustomize``
+    still runs, and the program is given back the ``PYTHONPATH`` it was started with."""
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / "sitecustomize.py").write_text("OWN = 'the program s own'\n")
+    (tmp_path / "prog.py").write_text(SEES)
+    path = os.pathsep.join(filter(None, [str(tmp_path / "own"), os.environ.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [*WATCH, "prog.py"],
+        cwd=tmp_path, env=dict(os.environ, PYTHONPATH=path, BEFORE=path),
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[]\nthe program s own True\n"

@@ -3,7 +3,8 @@ here by their names. A rule's module holds, as constants, its code, its name, th
 that states it (an anchor of review.html), the claims whose snippets prove it, a one-line
 summary and the words its mistake cannot be written without; its docstring is its
 documentation, which the site's review-tool page shows; its ``check(source)`` yields what it
-finds. Adding a rule is adding a module, and its fixture in ``tests/review_rules/``.
+finds; and, where ``jaxwaits watch`` reports it, its ``watched(seen)`` says what the watch saw at
+one place. Adding a rule is adding a module, and its fixture in ``tests/review_rules/``.
 
 What they share is analysis, not rules: the module's facts (:mod:`harnesscheck.model.module`) and
 its timed regions (:mod:`harnesscheck.regions`), given to every rule as a :class:`Source`.
@@ -16,6 +17,8 @@ import pkgutil
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
 from harnesscheck.findings import Finding
 from harnesscheck.model.module import Module
@@ -35,6 +38,36 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Seen:
+    """What ``jaxwaits watch`` saw of one rule at one place: the observer's lines (one an
+    interval, or a call wrong in itself), the file of the place, and the lines the intervals
+    started at."""
+
+    found: list[dict[str, Any]]
+    here: str
+    starts: list[tuple[str, int]]
+
+    def lines(self, places: list[tuple[str, int]]) -> str:
+        """``line 12, 14`` in the place's file, ``timing.py:8`` in another."""
+        here = self.here
+        said = [str(n) if path == here else f"{Path(path).name}:{n}" for path, n in places[:5]]
+        return "line " + ", ".join(said) + (", …" if len(places) > 5 else "")
+
+    @property
+    def since(self) -> str:
+        return self.lines(self.starts)
+
+    @property
+    def times(self) -> str:
+        return f"in {len(self.found)} intervals" if len(self.found) > 1 else "once"
+
+    @property
+    def where(self) -> str:
+        """The lines of the calls the lines name."""
+        return self.lines(sorted({tuple(c) for f in self.found for c in f.get("calls", [])}))
+
+
+@dataclass(frozen=True)
 class Rule:
     """A mistake in code that times or waits on JAX work, as its module states it."""
 
@@ -47,6 +80,8 @@ class Rule:
     doc: str  # MyST: what it finds and why it is wrong, an example, what to write instead
     check: Callable[[Source], Iterator[Finding]] = field(compare=False, repr=False)
     after_others: bool = False  # it judges what the other rules found (JW100)
+    # what the watch says where it saw the mistake happen (None: the watch does not report it)
+    watched: Callable[[Seen], str] | None = field(default=None, compare=False, repr=False)
 
 
 MODULE = re.compile(r"jw\d{3}_[a-z_]+")
@@ -69,6 +104,7 @@ def _found() -> dict[str, Rule]:
             (module.__doc__ or "").strip(),
             module.check,
             getattr(module, "AFTER_OTHERS", False),
+            getattr(module, "watched", None),
         )
         expected = f"{rule.code.lower()}_{rule.name.replace('-', '_')}"
         if info.name != expected:

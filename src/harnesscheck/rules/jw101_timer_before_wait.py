@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.regions import TIMED_WORDS, judged
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW101"
 NAME = "timer-before-wait"
@@ -38,3 +38,23 @@ def check(source: Source) -> Iterator[Finding]:
             "the timer stops, but nothing timed here was waited on: block on the result "
             "(`jax.block_until_ready(...)`) before reading the timer",
         )
+
+
+def watched(seen: Seen) -> str:
+    found = seen.found
+    running = sum(f["running"] for f in found)
+    dropped = sum(bool(f.get("dropped")) and not f["running"] for f in found)
+    if running:
+        state = f"still running at the read ({running} of {len(found)}): the time is wrong here"
+    elif dropped:
+        state = (
+            f"not seen finished: its results were dropped before the read ({dropped} of "
+            f"{len(found)}), so whether it was still running is not known"
+        )
+    else:
+        state = "finished before the read by chance: wrong on a loaded or faster machine"
+    return (
+        f"the timer read here ends an interval (from {seen.since}) in which the work dispatched "
+        f"at {seen.where} was not waited on, {seen.times}; it was {state}. Block on the result "
+        "(`jax.block_until_ready(...)`) before reading the timer"
+    )

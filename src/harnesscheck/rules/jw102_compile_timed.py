@@ -21,7 +21,7 @@ from harnesscheck.model.library import APPENDING, LOOPS
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import bound_names, callee_key, callee_name, spans_line
 from harnesscheck.regions import TIMED_WORDS, WARM_UP
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
 NAME = "compile-timed"
@@ -98,3 +98,14 @@ def _compiles(facts: Module, call: ast.Call, start: int) -> str:
             if all(spans_line(definition, line) for line in facts.called[jitted]):
                 return f"{jitted!r} (through {name!r})"
     return ""
+
+
+def watched(seen: Seen) -> str:
+    found = seen.found
+    seconds = sum(f["compile_s"] for f in found)
+    share = max((f["compile_s"] / f["interval_s"] for f in found if f["interval_s"] > 0), default=1)
+    return (
+        f"a compilation ran inside the interval timed from {seen.since} to here, {seen.times}: "
+        f"{seconds:.3g} s, {share:.0%} of the interval; make one blocked call before the timer "
+        "starts"
+    )

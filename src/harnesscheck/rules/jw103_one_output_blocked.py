@@ -10,8 +10,10 @@ loss.block_until_ready()
 elapsed = time.perf_counter() - t0  # JW103: params not waited on
 ```
 
-Right: `jax.block_until_ready((loss, params))`. Blocking one output of a single jitted call is
-not reported: all its outputs come from one computation.
+Right: `jax.block_until_ready((loss, params))`. It is reported whichever result was dispatched
+first: a block waits for its own array's buffers only (that earlier work on one device has
+finished too is by chance). Blocking one output of a single jitted call is not reported: all its
+outputs come from one computation; nor is a result handed to the work waited on.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.regions import TIMED_WORDS, judged
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW103"
 NAME = "one-output-blocked"
@@ -43,3 +45,11 @@ def check(source: Source) -> Iterator[Finding]:
                 f"the timer stops with {', '.join(unwaited)} not waited on: block on every "
                 "result of the timed work",
             )
+
+
+def watched(seen: Seen) -> str:
+    return (
+        f"the interval timed from {seen.since} to here waited on some of its work but not on "
+        f"the results dispatched at {seen.where}, {seen.times}: results of separate calls are "
+        "not ready together; block on all of them (`jax.block_until_ready((a, b))`)"
+    )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW104"
 NAME = "block-in-trace"
@@ -34,3 +34,11 @@ def check(source: Source) -> Iterator[Finding]:
             f"block_until_ready inside {function.name!r}, which is traced: it waits for "
             "nothing; block on the traced function's result, outside it",
         )
+
+
+def watched(seen: Seen) -> str:
+    held = ", ".join(sorted({t for f in seen.found for t in f["held"]}))
+    return (
+        f"jax.block_until_ready met a tracer here ({held}), {seen.times}: the block is inside "
+        "a traced function, where it waits for nothing; block on the result outside"
+    )

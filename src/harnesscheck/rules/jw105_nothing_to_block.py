@@ -19,7 +19,7 @@ from harnesscheck.findings import Finding, finding
 from harnesscheck.model.library import TRACING
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import callee_name, dotted_parts, wrapper_name
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW105"
 NAME = "nothing-to-block"
@@ -71,3 +71,11 @@ def _not_an_array(facts: Module, node: ast.AST) -> str:
         if all(parts):
             return "a container of values none of which is a JAX array"
     return ""
+
+
+def watched(seen: Seen) -> str:
+    held = ", ".join(sorted({t for f in seen.found for t in f["held"]}))
+    return (
+        f"jax.block_until_ready was handed no JAX array here (it held {held}), {seen.times}: "
+        "it waited for nothing; block on the arrays themselves, before converting them"
+    )

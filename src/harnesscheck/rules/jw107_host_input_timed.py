@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.regions import TIMED_WORDS
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW107"
 NAME = "host-input-timed"
@@ -49,3 +49,12 @@ def check(source: Source) -> Iterator[Finding]:
                     f"NumPy input ({', '.join(copied)}): each timed call copies it to the "
                     "device; put it there once before the timer (`jax.device_put`)",
                 )
+
+
+def watched(seen: Seen) -> str:
+    return (
+        f"the interval timed from {seen.since} to here hands the same NumPy array to jitted "
+        f"work again ({seen.where}), {seen.times}: it is copied to the device on every call, "
+        "and the copy is timed as compute; place it once with jax.device_put before the timer "
+        "starts"
+    )

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from harnesscheck.findings import Finding, finding
 from harnesscheck.model.library import APPENDING
 from harnesscheck.model.syntax import bound_names, callee_name, dotted_name, spans_line
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW108"
 NAME = "effects-after-block"
@@ -104,3 +104,23 @@ def _changed_outside(definition: ast.AST) -> set[str]:
         elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
             changed |= set(bound_names(node))  # counts[k] = n, self.n = n
     return declared | (changed - local)
+
+
+def watched(seen: Seen) -> str:
+    found = seen.found
+    names = ", ".join(sorted({f"`{f['name']}`" for f in found}))
+    staged = seen.lines(sorted({tuple(c) for f in found for c in f["callbacks"]}))
+    waits = seen.lines(sorted({tuple(f["wait"]) for f in found}))
+    reads = f"{len(found)} times" if len(found) > 1 else "once"
+    if all(f["ran"] for f in found):
+        state = (
+            "it had run by then by chance (on a CPU the callback runs within the "
+            "computation, on a GPU during the call): the block is not what waits for it"
+        )
+    else:
+        state = "it had not run yet at the read: what was read is stale here"
+    return (
+        f"{names}, changed by the host callback staged at {staged}, is read here after a "
+        f"wait on arrays only ({waits}) and no jax.effects_barrier() in this thread, "
+        f"{reads}; {state}. Call jax.effects_barrier() before reading it"
+    )

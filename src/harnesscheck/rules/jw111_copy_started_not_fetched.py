@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.model.syntax import callee_name, names_read
-from harnesscheck.rules import Source
+from harnesscheck.rules import Seen, Source
 
 CODE = "JW111"
 NAME = "copy-started-not-fetched"
@@ -75,3 +75,12 @@ def _read_by(call: ast.Call) -> set[str]:
     if isinstance(call.func, ast.Attribute):
         arguments.append(call.func.value)
     return set().union(*(names_read(a) for a in arguments))
+
+
+def watched(seen: Seen) -> str:
+    return (
+        f"the interval timed from {seen.since} to here started copies to the host "
+        f"({seen.where}) that nothing fetched before the read, {seen.times}: "
+        "copy_to_host_async() only starts the copy; time the call that completes it "
+        "(np.asarray, jax.device_get, .item())"
+    )

@@ -28,7 +28,7 @@ from harnesscheck.errors import ReviewError
 from harnesscheck.findings import Finding, says
 from harnesscheck.regions import DISPATCH, WARM_UP
 from harnesscheck.results import Located, Review, formats
-from harnesscheck.rules import RULES
+from harnesscheck.rules import RULES, Seen
 from harnesscheck.sources import suppressions
 
 # What the observer cannot see on any release, said with every report.
@@ -144,9 +144,7 @@ def watch(command: list[str], rules: set[str]) -> Watched:
     meanwhile stops the program too, and is said in the (partial) result."""
     with _stopping() as stop, TemporaryDirectory(prefix="jaxwaits-watch-") as scratch:
         boot = Path(scratch, "boot")
-        boot.mkdir()
-        observer = resources.files(__package__).joinpath("observer.py").read_text("utf-8")
-        (boot / "sitecustomize.py").write_text(observer, encoding="utf-8")
+        _boot(boot)
         log = Path(scratch, "log.jsonl")
         env = dict(os.environ, JAXWAITS_WATCH_LOG=str(log))
         if "PYTHONPATH" in env:
@@ -163,11 +161,28 @@ def watch(command: list[str], rules: set[str]) -> Watched:
         return watched
 
 
+# The observer's copy in the program: a package of its own name beside its sitecustomize, so
+# that installing it imports nothing of harnesscheck.
+BOOT = "jaxwaits_observer"
+SITECUSTOMIZE = f"from {BOOT} import install\n\ninstall(chain=True)\n"
+
+
+def _boot(boot: Path) -> None:
+    """The folder put first on the program's path: the observer, and a ``sitecustomize`` that
+    installs it and runs the program's own."""
+    (boot / BOOT).mkdir(parents=True)
+    for module in resources.files(__package__).joinpath("observer").iterdir():
+        if module.name.endswith(".py"):
+            (boot / BOOT / module.name).write_text(module.read_text("utf-8"), encoding="utf-8")
+    (boot / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+
+
 def judged(
     entries: list[dict[str, Any]], rules: set[str], returncode: int, script: Path | None = None
 ) -> Watched:
-    """What the observer's lines say: one finding per rule and pair of program lines (the
-    cells IPython runs from an ``.ipy`` ``script`` are that file's lines)."""
+    """What the observer's lines say: one finding per rule and place, the column of the call
+    that read the timer (or that is wrong in itself), whatever readings the intervals started at
+    (the cells IPython runs from an ``.ipy`` ``script`` are that file's lines)."""
     watched = Watched(returncode, Review())
     seen: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for entry in entries:
@@ -181,7 +196,7 @@ def judged(
             for place in (entry["start"], entry["end"]):
                 if script is not None and place[0].startswith("<ipython-input-"):
                     place[0] = str(script.absolute())
-            key = (entry["rule"], *entry["start"], *entry["end"])
+            key = (entry["rule"], *entry["end"], entry.get("col", 1))
             seen.setdefault(key, []).append(entry)
     watched.not_observed += UNOBSERVED
     lines: dict[str, list[str]] = {}
@@ -208,10 +223,10 @@ def read_log(log: Path) -> list[dict[str, Any]]:
 
 
 def _finding(rule: str, found: list[dict[str, Any]], lines: dict[str, list[str]]) -> Located | None:
-    """One finding for every interval between the same two program lines; None where a
-    suppression comment on the reading's line, or the words around it, say it is meant."""
-    first = found[0]
-    (start_file, start_line), (end_file, end_line) = first["start"], first["end"]
+    """One finding for every interval read at one place; None where a suppression comment on
+    the reading's line, or the words around it or its starts, say it is meant."""
+    end_file, end_line = found[0]["end"]
+    starts = sorted({(f["start"][0], f["start"][1]) for f in found})
     if end_file not in lines:
         try:
             lines[end_file] = Path(end_file).read_text(encoding="utf-8").splitlines()
@@ -219,98 +234,18 @@ def _finding(rule: str, found: list[dict[str, Any]], lines: dict[str, list[str]]
             lines[end_file] = []
     text = lines[end_file]
     said = text[end_line - 1 : end_line + 1]
-    if start_file == end_file:
-        said += text[start_line - 1 : start_line]
+    said += [text[line - 1] for path, line in starts if path == end_file and 0 < line <= len(text)]
     if says(said, {"JW101": DISPATCH, "JW102": WARM_UP}.get(rule, ())):
         return None
-    message = _message(rule, found, end_file, start_line)
-    finding = Finding(rule, end_line, 1, message)
+    watched = RULES[rule].watched
+    if watched is None:  # a rule the watch does not report
+        return None
+    message = watched(Seen(found, end_file, starts))
+    finding = Finding(rule, end_line, found[0].get("col", 1), message)
     comments = suppressions.comments("\n".join(text), set(RULES))
     if any(c.silences(finding) for c in comments):
         return None
     return Located(Path(end_file), finding)
-
-
-def _lines(places: list[tuple[str, int]], here: str) -> str:
-    """``line 12, 14`` in the reading's file, ``timing.py:8`` in another."""
-    said = [str(line) if path == here else f"{Path(path).name}:{line}" for path, line in places[:5]]
-    return "line " + ", ".join(said) + (", …" if len(places) > 5 else "")
-
-
-def _message(rule: str, found: list[dict[str, Any]], here: str, start: int) -> str:
-    since = _lines([(found[0]["start"][0], start)], here)
-    times = f"in {len(found)} intervals" if len(found) > 1 else "once"
-    where = _lines(sorted({tuple(c) for f in found for c in f.get("calls", [])}), here)
-    if rule == "JW103":
-        return (
-            f"the interval timed from {since} to here waited on some of its work but not on "
-            f"the results dispatched at {where}, {times}: results of separate calls are not "
-            "ready together; block on all of them (`jax.block_until_ready((a, b))`)"
-        )
-    if rule == "JW101":
-        running = sum(f["running"] for f in found)
-        dropped = sum(bool(f.get("dropped")) and not f["running"] for f in found)
-        if running:
-            state = f"still running at the read ({running} of {len(found)}): the time is wrong here"
-        elif dropped:
-            state = (
-                f"not seen finished: its results were dropped before the read ({dropped} of "
-                f"{len(found)}), so whether it was still running is not known"
-            )
-        else:
-            state = "finished before the read by chance: wrong on a loaded or faster machine"
-        return (
-            f"the timer read here ends an interval (from {since}) in which the work dispatched "
-            f"at {where} was not waited on, {times}; it was {state}. Block on the result "
-            "(`jax.block_until_ready(...)`) before reading the timer"
-        )
-    if rule in ("JW104", "JW105"):
-        held = ", ".join(sorted({t for f in found for t in f["held"]}))
-        if rule == "JW104":
-            return (
-                f"jax.block_until_ready met a tracer here ({held}), {times}: the block is inside "
-                "a traced function, where it waits for nothing; block on the result outside"
-            )
-        return (
-            f"jax.block_until_ready was handed no JAX array here (it held {held}), {times}: "
-            "it waited for nothing; block on the arrays themselves, before converting them"
-        )
-    if rule == "JW108":
-        names = ", ".join(sorted({f"`{f['name']}`" for f in found}))
-        staged = _lines(sorted({tuple(c) for f in found for c in f["callbacks"]}), here)
-        waits = _lines(sorted({tuple(f["wait"]) for f in found}), here)
-        reads = f"{len(found)} times" if len(found) > 1 else "once"
-        if all(f["ran"] for f in found):
-            state = (
-                "it had run by then by chance (on a CPU the callback runs within the "
-                "computation, on a GPU during the call): the block is not what waits for it"
-            )
-        else:
-            state = "it had not run yet at the read: what was read is stale here"
-        return (
-            f"{names}, changed by the host callback staged at {staged}, is read here after a "
-            f"wait on arrays only ({waits}) and no jax.effects_barrier() in this thread, "
-            f"{reads}; {state}. Call jax.effects_barrier() before reading it"
-        )
-    if rule == "JW111":
-        return (
-            f"the interval timed from {since} to here started copies to the host ({where}) "
-            f"that nothing fetched before the read, {times}: copy_to_host_async() only starts "
-            "the copy; time the call that completes it (np.asarray, jax.device_get, .item())"
-        )
-    if rule == "JW107":
-        return (
-            f"the interval timed from {since} to here hands the same NumPy array to jitted work "
-            f"again ({where}), {times}: it is copied to the device on every call, and the copy "
-            "is timed as compute; place it once with jax.device_put before the timer starts"
-        )
-    seconds = sum(f["compile_s"] for f in found)
-    share = max((f["compile_s"] / f["interval_s"] for f in found if f["interval_s"] > 0), default=1)
-    return (
-        f"a compilation ran inside the interval timed from {since} to here, {times}: "
-        f"{seconds:.3g} s, {share:.0%} of the interval; make one blocked call before the timer "
-        "starts"
-    )
 
 
 def outcome(watched: Watched) -> str | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -49,8 +48,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_LOG] = log
     config.stash[_GATHERED] = {}
     os.environ["JAXWAITS_WATCH_LOG"] = str(log)  # read, and taken out again, by the observer
-    if "harnesscheck.watch.observer" not in sys.modules:
-        importlib.import_module("harnesscheck.watch.observer")
+    importlib.import_module("harnesscheck.watch.observer").install()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
