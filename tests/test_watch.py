@@ -20,6 +20,9 @@ from packaging.version import Version
 
 from harnesscheck import review, watch
 from harnesscheck.rules import RULES
+from jaxwaits.evidence.processes import environment
+from jaxwaits.evidence.snippets import Snippet
+from jaxwaits.evidence.template import Template, TemplateFailed, Templates
 from jaxwaits.releases import environments
 
 ROOT = Path(__file__).parent.parent
@@ -29,7 +32,7 @@ PROGRAMS = sorted(
     [
         *(p for p in REDUCTIONS.glob("*.py") if p.name != "conftest.py"),  # keeps pytest out
         *REDUCTIONS.glob("*.ipy"),
-        *(p / "main.py" for p in REDUCTIONS.iterdir() if p.is_dir()),
+        *(p / "main.py" for p in REDUCTIONS.iterdir() if (p / "main.py").is_file()),
     ]
 )
 RELEASES = ["pinned", "0.4.30"]  # the release the tests run on (the newest), and an old one
@@ -82,9 +85,11 @@ def _labels(program: Path, release: str) -> list[tuple[str, int, str]]:
 
 
 def _run(
-    program: Path, python: str, watched: bool, tmp: Path
-) -> tuple[int, str, list[dict[str, Any]]]:
-    """Run a copy of the program with ``python`` (nothing it does can touch the checkout)."""
+    program: Path, python: str, watched: bool, tmp: Path, template: Template | None = None
+) -> tuple[int | None, str, list[dict[str, Any]]]:
+    """Run a copy of the program with ``python`` (nothing it does can touch the checkout); an
+    unwatched script in a child of ``template``, where one is given, which imported JAX once
+    for all of them (the watch's observer must be there before JAX: a watched run is fresh)."""
     name = f"{program.parent.name}-{program.stem}-{abs(hash(python))}-{watched}"
     here = tmp / name
     if program.name == "main.py":
@@ -101,21 +106,39 @@ def _run(
     # As a user's shell would start it: not as a worker of this run's xdist, whose variables
     # (PYTEST_XDIST_WORKER) make pytest-benchmark turn itself off, and time nothing.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    done = subprocess.run(
-        command, cwd=here, env=env, capture_output=True, text=True, timeout=300, check=False
-    )
+    if template is not None and command == [python, program.name]:
+        try:
+            ran = template.run(Snippet(here / program.name, timeout=300), here, {})
+            code, out, err = ran.returncode, ran.stdout.decode(), ran.stderr.decode()
+        except TemplateFailed:  # the run is lost, not the program: run it afresh
+            return _run(program, python, watched, tmp / "fresh")
+    else:
+        done = subprocess.run(
+            command, cwd=here, env=env, capture_output=True, text=True, timeout=300, check=False
+        )
+        code, out, err = done.returncode, done.stdout, done.stderr
     found = json.loads(report.read_text())["findings"] if report.exists() else []
-    return done.returncode, done.stdout + done.stderr * (done.returncode not in (0, 1)), found
+    return code, out + err * (code not in (0, 1)), found
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[Path, str, bool], tuple[Any, ...]]:
+def runs(
+    tmp_path_factory: pytest.TempPathFactory, templates: Templates
+) -> dict[tuple[Path, str, bool], tuple[Any, ...]]:
+    """Each program plain and watched on each release; the plain runs in the session's
+    templates (the snippets' own), which spares each the import of JAX."""
     tmp = tmp_path_factory.mktemp("watch")
     old = environments.ensure(Version("0.4.30"), ROOT)
     pythons = {"pinned": sys.executable, "0.4.30": old}
     jobs = [(p, r, w) for p, r in CASES for w in (False, True)]
+
+    def run(program: Path, release: str, watched: bool) -> tuple[Any, ...]:
+        made = None if watched else templates.get(pythons[release], environment({}))
+        template = made if isinstance(made, Template) else None
+        return _run(program, pythons[release], watched, tmp, template)
+
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = pool.map(lambda job: _run(job[0], pythons[job[1]], job[2], tmp), jobs)
+        results = pool.map(lambda job: run(*job), jobs)
         return dict(zip(jobs, results, strict=True))
 
 
