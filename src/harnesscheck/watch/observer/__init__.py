@@ -23,7 +23,7 @@ import os
 import sys
 
 from . import hooks
-from .places import Program
+from .places import ProgramCode
 from .state import PATH, State
 
 # The folder the observer was loaded from (the watch's scratch folder, or harnesscheck/watch):
@@ -38,7 +38,7 @@ def install(chain: bool = False) -> State:
     ``sitecustomize``, and the program's own is run after it."""
     global installed
     if installed is None:
-        installed = State(os.environ.pop("JAXWAITS_WATCH_LOG", ""), Program(HERE, PATH))
+        installed = State(os.environ.pop("JAXWAITS_WATCH_LOG", ""), ProgramCode(HERE, PATH))
         hooks.install(installed)
     if chain:
         _chain()

@@ -10,13 +10,13 @@ from typing import Any
 
 from .intervals import measured
 from .places import like
-from .state import Read, State
+from .state import Reading, State
 
 
 class Float(float):
     """A clock reading in seconds: a float that remembers its reading."""
 
-    _read: Read
+    _read: Reading
 
     def __sub__(self, other: Any) -> Any:
         value = float.__sub__(self, other)
@@ -31,7 +31,7 @@ class Float(float):
 class Int(int):
     """A clock reading in nanoseconds: an int that remembers its reading."""
 
-    _read: Read
+    _read: Reading
 
     def __sub__(self, other: Any) -> Any:
         value = int.__sub__(self, other)
@@ -64,7 +64,7 @@ def _clock(state: State, name: str, read: Any, kind: type) -> Any:
         seq = state.next()
         state.see_ready(seq)
         made = kind(value)
-        made._read = Read(
+        made._read = Reading(
             state, name, seq, threading.get_ident(), (path, frame.f_lineno), frame.f_code,
             frame.f_lasti,
         )  # fmt: skip

@@ -16,7 +16,7 @@ from .state import KEPT, Dispatch, State
 from .window import Window
 
 
-class Watched:
+class WatchedFunction:
     """A jitted (or pmapped) function, whose results are noted as work dispatched."""
 
     def __init__(self, function: Any, state: State) -> None:
@@ -60,13 +60,13 @@ class Watched:
 
 
 def transform(state: State, function: Any) -> Any:
-    """``jax.jit``, ``jax.pmap``: what they make is :class:`Watched`."""
+    """``jax.jit``, ``jax.pmap``: what they make is :class:`WatchedFunction`."""
 
     @like(function)
     def watched(*args: Any, **kwargs: Any) -> Any:
         if not args:  # jax.jit(static_argnums=0) as a decorator factory
-            return lambda f: Watched(function(f, **kwargs), state)
-        return Watched(function(*args, **kwargs), state)
+            return lambda f: WatchedFunction(function(f, **kwargs), state)
+        return WatchedFunction(function(*args, **kwargs), state)
 
     return watched
 
@@ -287,7 +287,9 @@ def watch_pools(state: State, module: Any) -> None:
 
     @like(submit)
     def submitting(self: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(fn, Watched) or isinstance(getattr(fn, "__func__", None), Watched):
+        if isinstance(fn, WatchedFunction) or isinstance(
+            getattr(fn, "__func__", None), WatchedFunction
+        ):
             path = state.program.path(2)
             if path:
                 fn = functools.partial(_handed_over, state, path, fn)

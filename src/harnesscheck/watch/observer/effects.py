@@ -10,7 +10,7 @@ import sys
 import types
 from typing import Any
 
-from .places import Program, like
+from .places import ProgramCode, like
 from .state import State
 
 _CHANGING = frozenset(
@@ -29,7 +29,7 @@ class Effect:
 
     __slots__ = ("code", "keep", "nonlocals", "objects", "ran", "site", "slots")
 
-    def __init__(self, program: Program, site: tuple[str, int], callback: Any) -> None:
+    def __init__(self, program: ProgramCode, site: tuple[str, int], callback: Any) -> None:
         self.site, self.ran = site, 0
         self.objects: set[int] = set()
         self.slots: set[tuple[int, str]] = set()
@@ -39,7 +39,7 @@ class Effect:
         _changes(program, self, callback)
 
 
-def _changes(program: Program, effect: Effect, callback: Any, depth: int = 0) -> None:
+def _changes(program: ProgramCode, effect: Effect, callback: Any, depth: int = 0) -> None:
     """Read the callback's bytecode for the outer objects it changes: through a method
     (``calls.append``), an item or an attribute it stores, or a global or nonlocal it rebinds;
     and so for the program's own functions it calls, a few calls deep."""

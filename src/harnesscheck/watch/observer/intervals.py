@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import Dispatch, Read, State
+from .state import Dispatch, Reading, State
 
 
-def measured(state: State, start: Read, end: Read, seconds: float) -> None:
+def measured(state: State, start: Reading, end: Reading, seconds: float) -> None:
     """``end - start`` was computed: judge the interval between the two readings."""
     if start.clock != end.clock or start.thread != end.thread or start.seq >= end.seq:
         return

@@ -42,7 +42,7 @@ def column(code: types.CodeType, offset: int) -> int:
     return 1
 
 
-class Program:
+class ProgramCode:
     """The program's own code, told from the rest by file name (each name judged once), with
     the folder the observer was loaded from, which is not the program's."""
 

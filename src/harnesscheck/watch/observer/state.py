@@ -13,7 +13,7 @@ import types
 import weakref
 from typing import Any
 
-from .places import Program, column
+from .places import ProgramCode, column
 
 # Calls kept per thread (and open calls in all): an interval with more is judged on its last ones.
 KEPT = 4096
@@ -49,7 +49,7 @@ class Dispatch:
         self.dropped = False  # its output was gone before it was seen ready: not known
 
 
-class Read:
+class Reading:
     """One clock reading by the program's code: which clock, when, where (the line, and the
     column of the call that read it), in which thread; judged by the state that made it."""
 
@@ -87,7 +87,7 @@ class Log:
 class State:
     """Everything the observer notes, in every thread of the program, under one lock."""
 
-    def __init__(self, log: str, program: Program) -> None:
+    def __init__(self, log: str, program: ProgramCode) -> None:
         self.program = program
         self.lock = threading.RLock()
         self.log = Log(log, self.lock)
