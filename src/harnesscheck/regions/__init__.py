@@ -40,7 +40,7 @@ class Region:
     timed: Timed
 
 
-def judged(region: Region, facts: Module) -> bool:
+def judgeable(region: Region, facts: Module) -> bool:
     """Whether a region's waits can be judged: it timed JAX work, handed none of it to code
     the review cannot see, and does not say that it times the dispatch (JW101, JW103)."""
     timed = region.timed

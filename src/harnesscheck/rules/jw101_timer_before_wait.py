@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.regions import TIMED_WORDS, judged
+from harnesscheck.regions import TIMED_WORDS, judgeable
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW101"
@@ -30,7 +30,7 @@ WORDS = TIMED_WORDS
 
 def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
-        if not judged(region, source.facts) or region.timed.waited:
+        if not judgeable(region, source.facts) or region.timed.waited:
             continue
         yield finding(
             CODE,

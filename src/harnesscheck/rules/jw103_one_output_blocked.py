@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.regions import TIMED_WORDS, judged
+from harnesscheck.regions import TIMED_WORDS, judgeable
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW103"
@@ -35,7 +35,7 @@ WORDS = TIMED_WORDS
 def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
         timed = region.timed
-        if not judged(region, source.facts) or not timed.waited:
+        if not judgeable(region, source.facts) or not timed.waited:
             continue
         unwaited = sorted({timed.made[p] for p in timed.made.keys() - timed.waited - timed.fed})
         if unwaited:
