@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
+import secrets
 import threading
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from jaxwaits.errors import JaxwaitsError
 _OURS: dict[str, tuple[int, int, int] | None] = {}
 _TEMPORARY: set[str] = set()  # the temporary files this process wrote through, each name new
 _LOCK = threading.Lock()
-# write_atomic's temporary file beside ``NAME``: ``.NAME.`` and mkstemp's eight characters, then
+# write_atomic's temporary file beside ``NAME``: ``.NAME.`` and eight random hex digits, then
 # ``.tmp`` (.gitignore ignores these: one a killed writer left is no change to commit).
 TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
@@ -49,14 +49,10 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644  # mkstemp makes 0o600
-        handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-        )
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        handle, temporary = _temporary_beside(path)
     except OSError as error:
         raise JaxwaitsError(f"cannot write {path}: {error.strerror}") from None
-    with _LOCK:
-        _TEMPORARY.add(str(Path(temporary).resolve()))
     try:
         os.fchmod(handle, mode)
         with os.fdopen(handle, "wb") as file:
@@ -76,6 +72,19 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _temporary_beside(path: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path``, open for writing, known as ours before it exists
+    (a snapshot taken between its making and its naming as ours blamed a snippet for it)."""
+    while True:
+        temporary = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        with _LOCK:
+            _TEMPORARY.add(str(temporary.resolve()))
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), str(temporary)
+        except FileExistsError:
+            continue
 
 
 def left_behind(folder: Path) -> list[Path]:
