@@ -325,7 +325,7 @@ def test_the_pytest_option_watches_a_benchmark_suite(tmp_path: Path, option: lis
     "named", [["bench.py"], ["-m", "bench"], ["--", sys.executable, "bench.py"]]
 )
 def test_the_program_is_named_as_python_names_it(tmp_path: Path, named: list[str]) -> None:
-    (tmp_path / "bench.py").write_text(SUPPRESSED.format(comment=""))
+    (tmp_path / "bench.py").write_text(SUPPRESSED.format(name="took", comment=""))
     done = subprocess.run(
         [sys.executable, "-m", "jaxwaits", "watch", *named],
         cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300,
