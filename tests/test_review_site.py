@@ -63,6 +63,7 @@ def test_links_are_pinned_like_cite(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert pyproject["tool"]["jaxwaits"]["site-url"] == links.SITE_URL
     assert links.FORMAT == packaged.FORMAT
+    assert links.URL.pattern == packaged.URL.pattern  # what each accepts as the site's URL
     path = tmp_path / "claims.json"
     monkeypatch.setattr(links, "index_path", lambda: path)
     pinned = "https://jax-waits.readthedocs.io/en/v9.9.9/"

@@ -117,7 +117,7 @@ class Module(Local):
                 self.jax_values |= names
             elif isinstance(node.value, ast.Constant) or (
                 isinstance(node.value, ast.Call)
-                and dotted_parts(node.value.func)[:1] in [[m] for m in self.numpy_modules]
+                and set(dotted_parts(node.value.func)[:1]) & self.numpy_modules
             ):
                 host |= names
         self.jax_values -= host
