@@ -62,21 +62,26 @@ def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
     found, unlisted = sources.files(paths)
     done = Review(unreadable=unlisted, files=len(found))
     program = Program([path if path.is_dir() else path.parent for path in paths])
-    read = [_read(path, program) for path in found]  # the model's first step, file by file
-    failed = program.resolve()  # and its second, before any rule runs
-    global _files  # what forked workers check: they inherit it, and the model, unpickled
-    _files = [(file, rules, failed) for file in read]
     workers = min(jobs or os.cpu_count() or 1, max(1, len(found) // 64))
-    if workers > 1:
-        forked = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=forked, initializer=_start) as pool:
-            outcomes = list(pool.map(_check_nth, range(len(read)), chunksize=16))
-    else:
-        outcomes = [_check_nth(i) for i in range(len(read))]
-    _files = []
-    for located, problems, notes in outcomes:
+    forked = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=forked, initializer=_start) as early:
+        # Most files hold no word a mistake needs and are only compiled (to say one is not
+        # Python): with cores to spare a process does that from the start, beside the model.
+        compiling = early.submit(_compile_unworthy, found) if workers > 1 else None
+        read = [_read(path, program, compiling is None) for path in found]  # the model's first
+        failed = program.resolve()  # step, file by file, and its second, before any rule runs
+        global _files  # what forked workers check: they inherit it, and the model, unpickled
+        _files = [(file, rules, failed) for file in read]
+        if workers > 1:
+            with ProcessPoolExecutor(workers, mp_context=forked, initializer=_start) as pool:
+                outcomes = list(pool.map(_check_nth, range(len(read)), chunksize=16))
+        else:
+            outcomes = [_check_nth(i) for i in range(len(read))]
+        _files = []
+        not_python = compiling.result() if compiling is not None else {}
+    for i, (located, problems, notes) in enumerate(outcomes):
         done.findings += located
-        done.unreadable += problems
+        done.unreadable += problems + not_python.get(i, [])
         done.notes += notes
     return done
 
@@ -108,10 +113,11 @@ def _start() -> None:
     _quiet()
 
 
-def _read(path: Path, program: Program) -> _File:
+def _read(path: Path, program: Program, compile_unworthy: bool) -> _File:
     """The file at ``path``, its chunks that may hold a mistake added to ``program``; whatever
     goes wrong in it (it cannot be read, it is nested past Python's recursion limit) is its
-    error, and the other files are still reviewed."""
+    error, and the other files are still reviewed. A Python file with no word a mistake needs
+    is left to be compiled when checked, or not kept (:func:`_compile_unworthy` has it)."""
     file = _File(path)
     try:
         read = sources.read(path)
@@ -119,7 +125,8 @@ def _read(path: Path, program: Program) -> _File:
         for chunk in read.chunks:
             worth = registry.worth_checking(chunk.source)
             if not worth and path.suffix == ".py":
-                file.chunks.append((chunk, None))  # compiled when checked, on every core
+                if compile_unworthy:
+                    file.chunks.append((chunk, None))  # compiled when checked, on every core
                 continue
             try:
                 tree = ast.parse(chunk.source)
@@ -138,6 +145,27 @@ def _read(path: Path, program: Program) -> _File:
     except Exception as error:
         return _File(path, problems=[_failed(path, error)])
     return file
+
+
+def _compile_unworthy(paths: list[Path]) -> dict[int, list[str]]:
+    """By the index of its file, what the Python files among ``paths`` with no word a mistake
+    needs say when compiled: that one is not Python. A file that cannot be read is left to
+    :func:`_read`, which says so."""
+    said: dict[int, list[str]] = {}
+    for i, path in enumerate(paths):
+        if path.suffix != ".py":
+            continue
+        try:
+            chunks = sources.read(path).chunks
+        except Exception:
+            continue
+        file = _File(
+            path, [(chunk, None) for chunk in chunks if not registry.worth_checking(chunk.source)]
+        )
+        _, problems, _ = _check_outcome(file, set(), {})
+        if problems:
+            said[i] = problems
+    return said
 
 
 def _failed(path: Path, error: BaseException) -> str:
@@ -174,7 +202,10 @@ def _line_of(error: Exception, source: str) -> int:
 
 def _check_nth(i: int) -> Outcome:
     """The findings of the ``i``-th file read; a fault in one file is that file's error."""
-    file, rules, failed = _files[i]
+    return _check_outcome(*_files[i])
+
+
+def _check_outcome(file: _File, rules: set[str], failed: dict[Module, BaseException]) -> Outcome:
     try:
         return _check(file, rules, failed), file.problems, file.notes
     except ReviewError as error:
