@@ -12,6 +12,21 @@ t0 = time.perf_counter()
 step(x).block_until_ready()  # <- JW102
 elapsed = time.perf_counter() - t0
 
+def run_epoch(batches):  # jits a step it makes anew on each call: every epoch compiles
+    def train_step(b):
+        return (b @ b).sum()
+
+    step_fn = jax.jit(train_step)
+    start = time.perf_counter()
+    for b in batches:
+        loss = step_fn(b)  # <- JW102
+    loss.block_until_ready()
+    return time.perf_counter() - start
+
+
+for epoch in range(3):
+    print(run_epoch([x, x]))
+
 # %% done right
 
 import time
@@ -26,3 +41,20 @@ step.lower(x).compile()
 t0 = time.perf_counter()
 step(x).block_until_ready()
 elapsed = time.perf_counter() - t0
+
+def train_step(b):
+    return (b @ b).sum()
+
+
+def run_epoch(batches):  # the same function jitted each call: compiled once, the first epoch
+    step_fn = jax.jit(train_step)
+    start = time.perf_counter()
+    for b in batches:
+        loss = step_fn(b)
+    loss.block_until_ready()
+    return time.perf_counter() - start
+
+
+run_epoch([x])  # warm-up
+for epoch in range(3):
+    print(run_epoch([x, x]))
