@@ -26,6 +26,28 @@ t2 = time.perf_counter()
 y = jax_utils.unreplicate(step(x))
 elapsed = time.perf_counter() - t2  # <- JW101
 
+import flax.linen as nn
+import haiku as hk
+from transformers import FlaxResNetForImageClassification
+
+model = FlaxResNetForImageClassification.from_pretrained("microsoft/resnet-50")
+t4 = time.perf_counter()
+output = model(x)  # a Hugging Face Flax model computes in JAX
+elapsed = time.perf_counter() - t4  # <- JW101
+
+
+class Net(nn.Module):
+    def __call__(self, v):
+        return v @ v
+
+
+net = Net()
+forward = hk.transform(lambda v: v @ v)
+t5 = time.perf_counter()
+out = net.apply({}, x)
+out2 = forward.apply({}, None, x)
+elapsed = time.perf_counter() - t5  # <- JW101
+
 # %% done right
 
 import time
@@ -86,3 +108,23 @@ for _ in range(2):  # llama-2-jax: a reading in a function the loop defines is n
         start_time = time.time()
         y = step(x)
         jax.debug.callback(report, start_time, y)
+
+import torch
+from transformers import FlaxResNetForImageClassification
+
+model = FlaxResNetForImageClassification.from_pretrained("microsoft/resnet-50")
+t4 = time.perf_counter()
+output = model(x)
+output.logits.block_until_ready()
+elapsed = time.perf_counter() - t4
+
+
+class TorchNet(torch.nn.Module):  # torch's Module is no JAX model
+    def forward(self, v):
+        return v @ v
+
+
+tnet = TorchNet()
+t5 = time.perf_counter()
+out = tnet(torch.ones(3))
+elapsed = time.perf_counter() - t5

@@ -21,6 +21,7 @@ from harnesscheck.model.library import (
     NUMPY_MODULES,
     ROBUST,
     TRACING,
+    makes_models,
 )
 from harnesscheck.model.syntax import (
     Function,
@@ -68,6 +69,8 @@ class Local:
         self.numpy_modules = set(NUMPY_MODULES)
         self.jax_names: dict[str, str] = {}  # names imported from jax: bound -> jax's name
         self.imported: set[str] = set()  # every module the module imports, by its full name
+        self.origins: dict[str, str] = {}  # names bound by absolute imports: their full names
+        self.model_classes: set[str] = set()  # its classes derived from a library's models
         self.from_timeit = {"timeit"}  # names imported from timeit (`%timeit` becomes timeit)
         self.traced: set[str] = set()  # functions whose body is traced
         self._traced_here: set[int] = set()  # the definitions a tracer decorates
@@ -159,6 +162,8 @@ class Local:
         methods of a class that are @contextmanager timers."""
         methods = {m.name: m for m in node.body if isinstance(m, Function)}
         self._methods |= {id(m) for m in node.body if isinstance(m, Function)}
+        if any(self.makes_models(base) for base in node.bases):
+            self.model_classes.add(node.name)
         self._class_methods[node.name] = set(methods)
         self._class_attributes[node.name] = {
             target.attr
@@ -309,18 +314,38 @@ class Local:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 bound = alias.asname or alias.name.split(".")[0]
+                self.origins[bound] = alias.name if alias.asname else bound
                 if alias.name.split(".")[0] == "jax":
                     self.jax_modules.add(bound)
                     self.numpy_modules.discard(bound)  # import jax.numpy as np
                 elif alias.name == "numpy":
                     self.numpy_modules.add(bound)
-        elif node.module == "timeit":
+        elif node.module and not node.level:
+            for alias in node.names:
+                self.origins[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        if isinstance(node, ast.Import):
+            return
+        if node.module == "timeit":
             self.from_timeit |= {alias.asname or alias.name for alias in node.names}
         elif node.module and node.module.split(".")[0] == "jax":
             for alias in node.names:
                 bound = alias.asname or alias.name
                 self.jax_names[bound] = alias.name
                 self.numpy_modules.discard(bound)
+
+    def makes_models(self, func: ast.AST) -> bool:
+        """``func`` names a library's class of models or a function that returns one
+        (``nn.Module``, ``FlaxBertModel.from_pretrained``, ``hk.transform``), or a class of the
+        module derived from one."""
+        parts = dotted_parts(func)
+        if parts[-1:] in (["from_pretrained"], ["from_config"]):
+            parts = parts[:-1]
+        if not parts:
+            return False
+        if len(parts) == 1 and parts[0] in self.model_classes:
+            return True
+        head = self.origins.get(parts[0])
+        return head is not None and makes_models(".".join([head, *parts[1:]]))
 
     def keeps_fastest(self, names: set[str], node: ast.AST) -> bool:
         """The timings held in ``names`` (or computed by ``node``), or what is computed from

@@ -139,8 +139,9 @@ class Module(Local):
         return True
 
     def _made(self) -> None:
-        """Names bound to what a factory makes, to a partial of a jitted function, or to a
-        timer's instance: ``step = make_step()``, ``partial(step, x)``, ``timer = Timer()``."""
+        """Names bound to what a factory makes, to a partial of a jitted function, to a
+        timer's instance or to a model: ``step = make_step()``, ``partial(step, x)``, ``timer =
+        Timer()``, ``model = FlaxBertModel.from_pretrained(...)``."""
         self.times = self.times or bool(self.timing_contexts)
         for node in self.assigned:
             call = node.value
@@ -157,6 +158,14 @@ class Module(Local):
             elif callee_key(call.func) in self.timing_contexts:
                 for target in node.targets:
                     self.timing_contexts.update(bound_names(target))
+            elif self.makes_models(call.func) or self._imported_model(call.func):
+                for name in (n for target in node.targets for n in bound_names(target)):
+                    self.jax_functions |= {name, f"{name}.apply"}  # model(x), model.apply(...)
+
+    def _imported_model(self, func: ast.AST) -> bool:
+        """``func`` is a class of models another module of the program defines."""
+        home, name = self._imported_classes.get(callee_key(func), (None, ""))
+        return home is not None and name in home.model_classes
 
     def _instances(self) -> None:
         """Instances of the project's classes, and what their methods are: ``chrono =
