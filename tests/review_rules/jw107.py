@@ -14,6 +14,30 @@ t0 = time.perf_counter()
 step(batch).block_until_ready()  # <- JW107
 elapsed = time.perf_counter() - t0
 
+
+def time_func(func, name):  # a helper that times the function it is handed
+    start = time.perf_counter()
+    res = func()
+    jax.block_until_ready(res)
+    print(name, time.perf_counter() - start)
+
+
+def bench(f, *args):
+    f(*args).block_until_ready()
+    start = time.perf_counter()
+    f(*args).block_until_ready()
+    return time.perf_counter() - start
+
+
+def jax_jit():
+    return step(batch)  # <- JW107
+
+
+time_func(jax_jit, "jit")
+time_func(jax_jit, "jit again")
+time_func(lambda: step(batch), "lambda")  # <- JW107
+bench(step, batch)  # <- JW107
+
 # %% done right
 
 import time
@@ -29,3 +53,27 @@ step(batch).block_until_ready()
 t0 = time.perf_counter()
 step(batch).block_until_ready()
 elapsed = time.perf_counter() - t0
+
+
+def time_func(func, name):
+    start = time.perf_counter()
+    res = func()
+    jax.block_until_ready(res)
+    print(name, time.perf_counter() - start)
+
+
+def bench(f, *args):
+    f(*args).block_until_ready()
+    start = time.perf_counter()
+    f(*args).block_until_ready()
+    return time.perf_counter() - start
+
+
+def jax_jit():
+    return step(batch)
+
+
+time_func(jax_jit, "jit")
+time_func(jax_jit, "jit again")
+time_func(lambda: step(batch), "lambda")
+bench(step, batch)

@@ -62,7 +62,7 @@ def regions(module: Module) -> list[Region]:
         if module.is_benchmark_loop(node):
             # google_benchmark times each round of `while state:`; it reports a mean over
             # rounds it chooses, like timeit's calibration, so the runs are not counted
-            host = _host_before(module, node.lineno)
+            host = host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno, fixed_count=False))
     readings, differences = _subtractions(module)
     for body in module.bodies():
@@ -92,7 +92,7 @@ def _rounds(module: Module, loop: ast.For | ast.While) -> list[Region]:
                 for target, value in module.assignments(later):
                     if isinstance(target, ast.Name) and target.id in since and is_timer(value):
                         statements = _before(loop.body, statement) or []
-                        host = _host_before(module, loop.lineno)
+                        host = host_before(module, loop.lineno)
                         timer = since.pop(target.id)
                         found.append(
                             _read(module, host, statements, statement, later.lineno, timer, False)
@@ -154,7 +154,7 @@ def _laps(module: Module, body: list[ast.stmt]) -> list[Region]:
             and isinstance(n.value, ast.Name) and n.value.id == now.id
         }  # fmt: skip
         if since & kept - {""}:
-            host = _host_before(module, body[0].lineno)
+            host = host_before(module, body[0].lineno)
             timer = statement.value
             found.append(_read(module, host, body[:i], statement, body[0].lineno, timer, False))
     return found
@@ -224,7 +224,7 @@ def _timeit(module: Module, call: ast.Call) -> list[Region]:
         return []
     if not body:
         return []
-    host = _host_before(module, call.lineno)
+    host = host_before(module, call.lineno)
     return [_read(module, host, body, call, call.lineno, fixed_count=counted)]
 
 
@@ -278,16 +278,16 @@ def _timed_block(module: Module, node: ast.With) -> list[Region]:
         cell = item.context_expr
         called = cell.func if isinstance(cell, ast.Call) else cell
         if callee_key(called) in module.timing_contexts:
-            host = _host_before(module, node.lineno)
+            host = host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno))
         elif isinstance(cell, ast.Call) and callee_name(cell.func) == CELL_TIMER:
             counted = any(k.arg == "number" for k in cell.keywords)
-            host = _host_before(module, node.lineno)
+            host = host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno, fixed_count=counted))
     return found
 
 
-def _host_before(module: Module, line: int) -> set[str]:
+def host_before(module: Module, line: int) -> set[str]:
     """NumPy's modules, and the names bound before ``line`` to what they made (what a
     ``timeit`` call or a ``%%timeit`` cell is handed from the host)."""
     host = set(module.numpy_modules)
