@@ -12,6 +12,7 @@ them, or one handed such a function), and a call of code it cannot see is one th
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,23 @@ SHARED = (
     "jitted", "compiled", "pure", "blocking", "jax_functions", "waiting_functions", "factories",
     "timing_contexts",
 )  # fmt: skip
+
+SKIPPED = TRACING | NOT_WORK | WAITING_FUNCTIONS  # imported from jax, but no work: jit, devices
+NOT_WORK_OR_TRACING = NOT_WORK | TRACING
+
+
+def _place(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
+
+
+def _opening(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
+    """Where a definition starts: its first decorator, or its ``def``."""
+    return min(map(_place, [*definition.decorator_list, definition]))
+
+
+def _closing(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
+    return definition.end_lineno or definition.lineno, definition.end_col_offset or 0
+
 
 # Finds the module an import names, given its dotted name and relative level.
 Imports = Callable[[str, int], "Module | None"]
@@ -271,18 +289,42 @@ class Module(Local):
 
     def _classify_functions(self) -> None:
         """Which module functions dispatch JAX work and never wait, and which wait; twice, so
-        that a function calling another of the module is known."""
-        calls_of = {
-            name: [n for d in defs for n in walk(d) if isinstance(n, ast.Call)]
+        that a function calling another of the module is known. A function's calls are those
+        whose place lies within its own (the module's calls sorted by place, found by bisection,
+        not by walking each function); only a call of one of the module's functions can change
+        as they are classified, and every other call is asked once."""
+        calls = sorted(self.of(ast.Call), key=_place)
+        places = [_place(call) for call in calls]
+        spans = {
+            name: [
+                (bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs
+            ]
             for name, defs in self.functions.items()
             if name not in self.traced
         }
+        moving = [  # a call of one of them, or handed one: tree_map(place, params)
+            any(
+                name in self.functions or self.partials.get(name) in self.functions
+                for name in (callee_name(call.func), *(callee_key(a) for a in call.args))
+            )
+            for call in calls
+        ]
+        settled: dict[tuple[int, bool], bool] = {}
+
+        def asked(i: int, question: Callable[[ast.Call], bool], wait: bool) -> bool:
+            if moving[i]:
+                return question(calls[i])
+            if (i, wait) not in settled:
+                settled[(i, wait)] = question(calls[i])
+            return settled[(i, wait)]
+
         for _ in range(2):
-            for name, calls in calls_of.items():
-                if any(self.is_wait(call) for call in calls):
+            for name, ranges in spans.items():
+                inside = [i for first, last in ranges for i in range(first, last)]
+                if any(asked(i, self.is_wait, True) for i in inside):
                     self.waiting_functions.add(name)
-                elif any(self.jax_call(call) for call in calls) and not any(
-                    self._hands_waiting(call) for call in calls
+                elif any(asked(i, self.jax_call, False) for i in inside) and not any(
+                    self._hands_waiting(calls[i]) for i in inside
                 ):
                     self.jax_functions.add(name)
 
@@ -303,7 +345,7 @@ class Module(Local):
                     if self._jax_function(argument):
                         handed.setdefault(key, set()).add(i)
         for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
-            if node.name in self.jax_functions | self.jitted:
+            if node.name in self.jax_functions or node.name in self.jitted:
                 for decorator in node.decorator_list:
                     if key := callee_key(decorator):
                         handed.setdefault(key, set()).add(0)
@@ -324,9 +366,10 @@ class Module(Local):
         """A function that computes with JAX: jitted, of the module or the project, from jax
         itself, a ``partial`` of one, what a factory makes, or a lambda that calls one."""
         if isinstance(node, ast.Name):  # a partial of one: place = partial(device_put, ...)
-            return self.partials.get(node.id, node.id) in self.jitted | self.jax_functions
+            name = self.partials.get(node.id, node.id)
+            return name in self.jitted or name in self.jax_functions
         if isinstance(node, ast.Attribute):
-            if dotted_name(node) in self.jitted | self.jax_functions:
+            if (dotted := dotted_name(node)) in self.jitted or dotted in self.jax_functions:
                 return True
             chain = dotted_parts(node)
             return bool(chain) and chain[0] in self.jax_modules and not set(chain) & NOT_WORK
@@ -362,12 +405,11 @@ class Module(Local):
         func = node.func
         if isinstance(func, ast.Name):
             name = func.id
-            if name in self.jitted | self.compiled | self.jax_functions:
+            if self._computing(name):
                 return True
             if name in self.jax_names:
                 original = self.jax_names[name]
-                skipped = TRACING | NOT_WORK | WAITING_FUNCTIONS
-                return original not in skipped and not original[:1].isupper()  # P(), Mesh()
+                return original not in SKIPPED and not original[:1].isupper()  # P(), Mesh()
             if name in self.functions and name not in self.waiting_functions:
                 return any(names_read(arg) & self.jax_values for arg in node.args)
             return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
@@ -375,15 +417,19 @@ class Module(Local):
             return wrapper_name(func.func) in TRACING or callee_key(func.func) in self.factories
         if self._maps(func):  # tree_map(device_put_replicated, params, shardings)
             return bool(node.args) and self._jax_function(node.args[0])
-        if dotted_name(func) in self.jitted | self.compiled | self.jax_functions:
+        if self._computing(dotted_name(func)):
             return True  # self.step = jax.jit(f); train.step(x), train being of the project
         if dotted_parts(func)[:1] == ["self"] and len(dotted_parts(func)) == 2:  # self.evaluate()
             return func.attr in self.jax_functions  # type: ignore[union-attr]
         if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
             if self.from_jax(func):
-                work = not set(dotted_parts(func)) & (NOT_WORK | TRACING)
+                work = NOT_WORK_OR_TRACING.isdisjoint(dotted_parts(func))
                 return work and not func.attr[:1].isupper()
         return False
+
+    def _computing(self, name: str) -> bool:
+        """``name`` is bound to a function that computes: jitted, compiled, or one of JAX."""
+        return name in self.jitted or name in self.compiled or name in self.jax_functions
 
     def computes(self, node: ast.BinOp) -> bool:
         """Arithmetic on JAX arrays (``a + b``, ``x @ w``): every name it reads is bound to
@@ -406,9 +452,9 @@ class Module(Local):
             name = func.attr
         else:
             return set()
-        if name in self.jitted | self.compiled:
+        if name in self.jitted or name in self.compiled:
             return set()
-        if name not in self.jax_functions | self.waiting_functions:
+        if name not in self.jax_functions and name not in self.waiting_functions:
             return set()
         if name not in self.functions and name in self.inherited:
             return self.inherited[name].apart(call)
@@ -442,7 +488,7 @@ class Module(Local):
             return True
         if not node.args or all(of_the_host(a) for a in node.args):
             return False  # bool(os.environ.get(...)), int("3"): a host value read
-        if called in WAITING_FUNCTIONS | self.waiting_functions:
+        if called in WAITING_FUNCTIONS or called in self.waiting_functions:
             return True
         if callee_key(node.func) in self.waiting_functions:  # utils.sync(x), of the project
             return True
@@ -455,7 +501,7 @@ class Module(Local):
         called = callee_name(node.func)
         if may_sync(called):
             return True
-        if self.jax_call(node) or self.is_wait(node) or called in PASSING | TRACING:
+        if self.jax_call(node) or self.is_wait(node) or called in PASSING or called in TRACING:
             return False
         if self.from_jax(node.func):
             return False  # jax's own code: its waits are known
