@@ -318,21 +318,27 @@ class Module(Local):
                 settled[(i, wait)] = question(calls[i])
             return settled[(i, wait)]
 
+        names_handed: dict[int, set[str]] = {}
+
+        def handed(i: int) -> set[str]:  # the functions a call may run: pool.map(write, xs)
+            if i not in names_handed:
+                names_handed[i] = self._handed_names(calls[i])
+            return names_handed[i]
+
         for _ in range(2):
             for name, ranges in spans.items():
                 inside = [i for first, last in ranges for i in range(first, last)]
                 if any(asked(i, self.is_wait, True) for i in inside):
                     self.waiting_functions.add(name)
                 elif any(asked(i, self.jax_call, False) for i in inside) and not any(
-                    self._hands_waiting(calls[i]) for i in inside
+                    handed(i) & self.waiting_functions for i in inside
                 ):
                     self.jax_functions.add(name)
 
-    def _hands_waiting(self, call: ast.Call) -> bool:
-        """A call handed a function of the module that waits, or a ``partial`` of one: it may
-        run it (``pool.map(write, chunks)``)."""
-        handed = (self.partials.get(n, n) for a in call.args for n in names_read(a))
-        return any(name in self.waiting_functions for name in handed)
+    def _handed_names(self, call: ast.Call) -> set[str]:
+        """The functions a call is handed, a ``partial`` of one as that function: it may run
+        them (``pool.map(write, chunks)``)."""
+        return {self.partials.get(n, n) for a in call.args for n in names_read(a)}
 
     def _scopes(self) -> None:
         """Parameters of module functions that the module (or another, ``handed``) hands JAX

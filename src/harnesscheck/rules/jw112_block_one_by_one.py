@@ -47,7 +47,12 @@ def check(source: Source) -> Iterator[Finding]:
             if len(node.generators) != 1:
                 continue
             target, each = node.generators[0].target, node.elt
-        elif _is_tree_map(node) and isinstance(lam := node.args[0], ast.Lambda):  # type: ignore[attr-defined]
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(lam := node.args[0], ast.Lambda)
+            and _is_tree_map(node)
+        ):
             params = lam.args.args
             if len(params) != 1:
                 continue
