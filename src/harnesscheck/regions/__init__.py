@@ -49,6 +49,32 @@ def judgeable(region: Region, facts: Module) -> bool:
     return not facts.meant(region.start, region.end, DISPATCH)
 
 
+def running(region: Region, facts: Module) -> bool:
+    """A running clock: the timer is read inside a loop that its start lies before and that
+    never starts it again (``start = time.time()``, then ``time.time() - start`` logged each
+    batch), so each reading is the time since a moment before the loop, and what ran first
+    (compiling included) belongs in it."""
+    end = region.end
+    if not isinstance(end, ast.stmt):
+        return False
+    started = {
+        callee_key(n.right)
+        for n in ast.walk(end)
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and is_timer(n.left)
+    } - {""}
+    if not started:
+        return False
+    for loop in facts.of(ast.For, ast.While):
+        last = loop.end_lineno or loop.lineno
+        if loop.lineno <= end.lineno <= last and not loop.lineno <= region.start <= last:
+            restarted = {
+                name for target, _ in facts.assignments(loop) for name in bound_names(target)
+            }
+            if not started & restarted:
+                return True
+    return False
+
+
 def regions(module: Module) -> list[Region]:
     """Every timed region of the module: timer readings, ``timeit`` calls, ``%%timeit`` cells."""
     if not module.times:

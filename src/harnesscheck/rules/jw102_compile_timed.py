@@ -27,7 +27,7 @@ from harnesscheck.model.syntax import (
     spans_line,
     wrapper_name,
 )
-from harnesscheck.regions import TIMED_WORDS, WARM_UP
+from harnesscheck.regions import TIMED_WORDS, WARM_UP, running
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
@@ -42,10 +42,10 @@ def check(source: Source) -> Iterator[Finding]:
     """The calls in a timed region that compile: the first of a jitted function, of a lax loop
     over one, or of a function of the module that is the only caller of one; unless the
     region's own timings are minimised, taken the median of or sliced past their first runs,
-    or it is a warm-up."""
+    or it is a warm-up, or a running clock (read in a loop it started before: time since then)."""
     facts = source.facts
     for region in source.regions:
-        if not region.fixed_count:
+        if not region.fixed_count or running(region, facts):
             continue
         # a function called more than once has compiled its steps by its second call, unless
         # it jits them anew each time, around a function it makes on each call
