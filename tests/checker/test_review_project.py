@@ -36,6 +36,35 @@ state = train_step(state, batch)
 print(time.perf_counter() - t0)  # <- JW101
 """,
     },
+    "a star import (seistorch's fwi.py: from utils2 import *), and one __all__ limits": {
+        "utils2.py": """\
+import jax.numpy as jnp
+from jax import lax
+
+__all__ = ["forward"]
+
+
+def forward(wave):  # an eager scan: it returns once the loop is dispatched
+    return lax.scan(lambda c, x: (c + x, c), jnp.zeros(()), wave)
+
+
+def hidden(wave):
+    return jnp.sum(wave)
+""",
+        "fwi.py": """\
+import time
+import jax.numpy as jnp
+from utils2 import *
+wave = jnp.ones(8)
+start = time.time()
+rec = forward(wave)
+end = time.time()  # <- JW101
+print(end - start)
+start = time.time()
+total = hidden(wave)
+print(time.time() - start)
+""",
+    },
     "a package re-exporting its step, imported relatively and by module": {
         "pkg/__init__.py": "from .steps import train_step\n",
         "pkg/steps.py": STEP,

@@ -48,6 +48,25 @@ out = net.apply({}, x)
 out2 = forward.apply({}, None, x)
 elapsed = time.perf_counter() - t5  # <- JW101
 
+from jax import lax
+from functools import partial
+
+
+class Grid:
+    @partial(jax.jit, static_argnums=(0,))
+    def make_mask(self, v):  # a jitted method (BoltzmannSim)
+        return v > 0
+
+    def build(self):
+        t6 = time.perf_counter()
+        mask = self.make_mask(x)
+        print("mask", time.perf_counter() - t6)  # <- JW101
+
+
+t7 = time.perf_counter()
+carry, ys = lax.scan(lambda c, v: (c + v, c), 0.0, x)  # eager: dispatched, not waited on
+elapsed = time.perf_counter() - t7  # <- JW101
+
 # %% done right
 
 import time
@@ -128,3 +147,23 @@ tnet = TorchNet()
 t5 = time.perf_counter()
 out = tnet(torch.ones(3))
 elapsed = time.perf_counter() - t5
+
+from jax import lax
+from functools import partial
+
+
+class Grid:
+    @partial(jax.jit, static_argnums=(0,))
+    def make_mask(self, v):
+        return v > 0
+
+    def build(self):
+        t6 = time.perf_counter()
+        mask = self.make_mask(x).block_until_ready()
+        print("mask", time.perf_counter() - t6)
+
+
+t7 = time.perf_counter()
+carry, ys = lax.scan(lambda c, v: (c + v, c), 0.0, x)
+ys.block_until_ready()
+elapsed = time.perf_counter() - t7

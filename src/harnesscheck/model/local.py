@@ -277,6 +277,22 @@ class Local:
                 names.update(n for t in targets for n in bound_names(t) if "." not in n)
         return names
 
+    @functools.cached_property
+    def public(self) -> set[str]:
+        """What ``from module import *`` binds: the names in its ``__all__`` when it lists
+        them, else those it defines that do not begin with an underscore."""
+        for statement in self.tree_body:
+            if isinstance(statement, ast.Assign) and "__all__" in {
+                n for t in statement.targets for n in bound_names(t)
+            }:
+                if isinstance(statement.value, (ast.List, ast.Tuple)):
+                    return {
+                        e.value
+                        for e in statement.value.elts
+                        if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                    } & self.defined
+        return {name for name in self.defined if not name.startswith("_")}
+
     def _donates(self, target: ast.AST, wrapper: ast.AST, definition: Function | None) -> None:
         """The arguments ``jax.jit(f, donate_argnums=...)`` donates; nnx and equinox keep the
         objects they are handed up to date, so theirs are left out."""

@@ -12,6 +12,7 @@ them, or one handed such a function), and a call of code it cannot see is one th
 from __future__ import annotations
 
 import ast
+import functools
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from harnesscheck.model.library import (
     LIBRARIES,
+    LOOPS,
     MAPPING,
     NOT_WORK,
     PASSING,
@@ -233,7 +235,10 @@ class Module(Local):
                 continue
             base = node.module or ""
             found = self._imports(base, node.level) if base else None
-            for alias in node.names:
+            names = node.names
+            if found is not None and [a.name for a in names] == ["*"]:  # from utils import *
+                names = [ast.alias(name) for name in sorted(found.public)]
+            for alias in names:
                 bound = alias.asname or alias.name
                 if found is None and (node.level or base.partition(".")[0] not in LIBRARIES):
                     if not self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
@@ -415,6 +420,8 @@ class Module(Local):
                 return True
             if name in self.jax_names:
                 original = self.jax_names[name]
+                if original in LOOPS:
+                    return True  # scan(body, ...) outside jit runs the loop
                 return original not in SKIPPED and not original[:1].isupper()  # P(), Mesh()
             if name in self.functions and name not in self.waiting_functions:
                 return any(names_read(arg) & self.jax_values for arg in node.args)
@@ -426,12 +433,21 @@ class Module(Local):
         if self._computing(dotted_name(func)):
             return True  # self.step = jax.jit(f); train.step(x), train being of the project
         if dotted_parts(func)[:1] == ["self"] and len(dotted_parts(func)) == 2:  # self.evaluate()
-            return func.attr in self.jax_functions  # type: ignore[union-attr]
+            method = func.attr  # type: ignore[union-attr]
+            return method in self.jax_functions or method in self._jitted_methods
         if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
             if self.from_jax(func):
+                if func.attr in LOOPS:
+                    return True  # lax.scan(body, ...) outside jit runs the loop, compiled
                 work = NOT_WORK_OR_TRACING.isdisjoint(dotted_parts(func))
                 return work and not func.attr[:1].isupper()
         return False
+
+    @functools.cached_property
+    def _jitted_methods(self) -> set[str]:
+        """The methods of the module's classes that a jit decorates (``self.step(x)``)."""
+        methods = set().union(*self._class_methods.values())
+        return {name for name in self.jitted if name in methods}
 
     def _computing(self, name: str) -> bool:
         """``name`` is bound to a function that computes: jitted, compiled, or one of JAX."""
