@@ -32,3 +32,15 @@ t0 = time.perf_counter()
 loss, params = both(x)
 loss.block_until_ready()
 elapsed = time.perf_counter() - t0
+
+up = jax.jit(lambda a: a * 2)
+adain = jax.jit(lambda a, b: a + b)
+up(x).block_until_ready(); adain(x, x).block_until_ready()
+t1 = time.perf_counter()
+upsampled = up(x)
+if x.shape[0] > 5:  # one branch or the other runs (maxdiffusion's ltx2 upsampler)
+    latents = adain(upsampled, x)
+else:
+    latents = upsampled
+latents.block_until_ready()
+elapsed = time.perf_counter() - t1

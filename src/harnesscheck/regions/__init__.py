@@ -224,7 +224,9 @@ def _read(
     fixed_count: bool = True,
 ) -> Region:
     timed = Timed(module)
-    for piece in [*_in_order(statements), *_before_timer(end, timer)]:
+    for piece, alternative in _in_order(statements):
+        timed.read(piece, alternative)
+    for piece in _before_timer(end, timer):
         timed.read(piece)
     return Region(start, end, frozenset(host), fixed_count, timed)
 
@@ -384,9 +386,12 @@ def _before_timer(end: ast.AST, timer: ast.Call | None) -> list[ast.stmt]:
     return [ast.Expr(n, lineno=n.lineno, col_offset=n.col_offset) for n in early]
 
 
-def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Simple statements, and the headers of compound ones, in the order they first run;
-    definitions are not run."""
+def _in_order(
+    statements: list[ast.stmt], alternative: bool = False
+) -> Iterator[tuple[ast.stmt, bool]]:
+    """Simple statements, and the headers of compound ones, in the order they first run, each
+    with whether it is an ``else`` branch's, which runs instead of the ``if`` branch before it
+    (what it binds is bound there too, not instead); definitions are not run."""
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
@@ -398,14 +403,17 @@ def _in_order(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
                 and callee_name(values) == "items"
             ):
                 target = target.elts[1]  # for name, value in metrics.items(): names are keys
-            yield ast.Assign([target], values, lineno=statement.lineno)
+            yield ast.Assign([target], values, lineno=statement.lineno), alternative
         elif isinstance(statement, (ast.If, ast.While)):
-            yield ast.Assert(statement.test, lineno=statement.lineno)
+            yield ast.Assert(statement.test, lineno=statement.lineno), alternative
+            yield from _in_order(statement.body, alternative)
+            yield from _in_order(statement.orelse, alternative or isinstance(statement, ast.If))
+            continue
         elif not isinstance(statement, (ast.Try, ast.With, ast.AsyncWith)):
-            yield statement
+            yield statement, alternative
             continue
         for block in statement_lists(statement):
-            yield from _in_order(block)
+            yield from _in_order(block, alternative)
 
 
 # Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay

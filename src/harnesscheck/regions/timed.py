@@ -59,7 +59,9 @@ class Timed:
         prefix = owner + "."
         return set().union(*(w for name, w in self.sources.items() if name.startswith(prefix)))
 
-    def read(self, statement: ast.stmt) -> None:
+    def read(self, statement: ast.stmt, alternative: bool = False) -> None:
+        """Take in one statement of the region; an ``alternative`` (an ``else`` branch's) binds
+        its names to its work beside what the ``if`` branch bound them to."""
         module = self.module
         nodes = list(ast.walk(statement))
         inner: set[int] = set()  # the operands of arithmetic already counted
@@ -85,7 +87,10 @@ class Timed:
             work = self.held(value)
             if work:
                 names = bound_names(target)
-                self.sources.update({name: work for name in names})
+                for name in names:
+                    self.sources[name] = (
+                        work | self.sources.get(name, set()) if alternative else work
+                    )
                 for place in self.made_in(value) & self.made.keys():
                     if self.made[place].endswith("(...)") and names:
                         self.made[place] = ", ".join(names)
