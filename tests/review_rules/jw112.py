@@ -30,3 +30,6 @@ jax.block_until_ready(outs)
 
 metrics = {"loss": step(x), "norm": step(x)}
 jax.block_until_ready(metrics)
+
+res = step(x)[0]  # an item of a result: one array, one block (numbax)
+jax.tree.map(lambda t: t.block_until_ready(), res)

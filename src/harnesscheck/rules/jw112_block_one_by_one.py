@@ -19,7 +19,8 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.syntax import dotted_parts
+from harnesscheck.model.module import Module
+from harnesscheck.model.syntax import bound_names, dotted_parts
 from harnesscheck.rules import Source
 
 CODE = "JW112"
@@ -54,7 +55,7 @@ def check(source: Source) -> Iterator[Finding]:
             and _is_tree_map(node)
         ):
             params = lam.args.args
-            if len(params) != 1:
+            if len(params) != 1 or _one_item(source.facts, node):
                 continue
             target, each = ast.Name(params[0].arg), lam.body
         else:
@@ -75,6 +76,20 @@ def check(source: Source) -> Iterator[Finding]:
                 "this blocks array by array: `jax.block_until_ready(arrays)` waits for the same "
                 "in one batched call",
             )
+
+
+def _one_item(facts: Module, call: ast.Call) -> bool:
+    """The tree mapped is an item taken out of a result (``res = step(x)[0][0]``): most likely
+    one array, a tree with one leaf, whose one block is all there is to wait for."""
+    tree = call.args[1] if len(call.args) > 1 else None
+    if not isinstance(tree, ast.Name):
+        return isinstance(tree, ast.Subscript)
+    bound = [
+        n.value
+        for n in facts.assigned
+        if n.lineno < call.lineno and tree.id in {b for t in n.targets for b in bound_names(t)}
+    ]
+    return bool(bound) and isinstance(bound[-1], ast.Subscript)
 
 
 def _is_tree_map(node: ast.AST) -> bool:
