@@ -67,6 +67,11 @@ t7 = time.perf_counter()
 carry, ys = lax.scan(lambda c, v: (c + v, c), 0.0, x)  # eager: dispatched, not waited on
 elapsed = time.perf_counter() - t7  # <- JW101
 
+t8 = time.perf_counter()
+y = step(x)
+jax.effects_barrier()  # waits on effect tokens only: a pure step leaves none (chebfunjax)
+elapsed = time.perf_counter() - t8  # <- JW101
+
 # %% done right
 
 import time

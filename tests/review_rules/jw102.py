@@ -65,3 +65,32 @@ for epoch in range(3):
     for b in [x, x]:
         loss = loss_of(b)
         print(epoch, loss.item(), time.time() - start)
+
+import numba
+import numbax
+
+fast = numba.jit(lambda v: v * 2)  # Numba's, not JAX's: nothing of JAX compiles here
+host_step = numbax.jit(lambda v: v + 1)
+t5 = time.perf_counter()
+fast(np.ones(3))
+host_step(np.ones(3))
+print(time.perf_counter() - t5)
+
+first_loss = jax.jit(lambda v: (v * v).sum())
+t_first = t_rest = 0.0
+for it in range(3):  # the first round timed on its own, on purpose (deeponet-jax-bench)
+    t6 = time.time()
+    out = first_loss(x).block_until_ready()
+    if it == 0:
+        t_first += time.time() - t6
+    else:
+        t_rest += time.time() - t6
+
+cold = jax.jit(lambda v: v - 1)
+t7 = time.perf_counter()  # the first call, then the next: the compilation shown (numbax)
+cold(x).block_until_ready()
+t8 = time.perf_counter()
+cold(x).block_until_ready()
+t9 = time.perf_counter()
+print("compile + first run", t8 - t7, "steady", t9 - t8)
+

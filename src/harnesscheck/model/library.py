@@ -23,16 +23,16 @@ def library(text: str) -> dict[str, set[str]]:
 
 KINDS = (
     "traces", "jits", "blocks", "loops", "times", "no-work", "waits", "waits-method",
-    "device-waits", "passes", "robust", "appends", "callbacks", "maps", "models",
+    "device-waits", "passes", "robust", "appends", "callbacks", "maps", "models", "foreign",
 )  # fmt: skip
 
 
-def makers(text: str) -> dict[str, set[str]]:
-    """By each name of the ``models`` kind in a table like library.toml, the libraries (their
-    top-level packages) that make models by it."""
+def owners(text: str, kind: str) -> dict[str, set[str]]:
+    """By each name of ``kind`` in a table like library.toml, the libraries (their top-level
+    packages) that list it."""
     found: dict[str, set[str]] = {}
     for library, entry in tomllib.loads(text).items():
-        for name in entry.get("models", []):
+        for name in entry.get(kind, []):
             found.setdefault(name, set()).add(library.partition(".")[0])
     return found
 
@@ -40,17 +40,28 @@ def makers(text: str) -> dict[str, set[str]]:
 def makes_models(origin: str) -> bool:
     """Whether the callable imported from ``origin`` (its full dotted name, ``flax.linen.Module``)
     is a library's class of models or a function that returns one."""
+    return _listed(origin, MODEL_MAKERS)
+
+
+def foreign(origin: str) -> bool:
+    """Whether the callable imported from ``origin`` (``numba.jit``) is another library's own,
+    named as one of JAX's."""
+    return _listed(origin, FOREIGN)
+
+
+def _listed(origin: str, names: dict[str, set[str]]) -> bool:
     top, _, rest = origin.partition(".")
     name = rest.rpartition(".")[2] or top
     return any(
         top in libraries and (name == entry or (entry[-1] == "*" and name.startswith(entry[:-1])))
-        for entry, libraries in MODEL_MAKERS.items()
+        for entry, libraries in names.items()
     )
 
 
 TABLE = resources.files(__package__).joinpath("library.toml").read_text("utf-8")
 LIBRARY = library(TABLE)
-MODEL_MAKERS = makers(TABLE)
+MODEL_MAKERS = owners(TABLE, "models")
+FOREIGN = owners(TABLE, "foreign")
 TRACING = LIBRARY["traces"]  # its function argument (or decorated function) is traced, not run
 JITTING = LIBRARY["jits"]
 BLOCKING = LIBRARY["blocks"]  # what it jits waits for its results (equinox's filter_jit)

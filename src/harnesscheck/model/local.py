@@ -21,6 +21,7 @@ from harnesscheck.model.library import (
     NUMPY_MODULES,
     ROBUST,
     TRACING,
+    foreign,
     makes_models,
 )
 from harnesscheck.model.syntax import (
@@ -101,6 +102,7 @@ class Local:
         self.kept_nodes: set[int] = set()
         self.times = False  # the module reads a timer
         self.barrier = False  # the module calls jax.effects_barrier()
+        self.effects = False  # ... or a host callback, or jax.debug.print: it has effects
         self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
         self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
         self._collect()
@@ -122,7 +124,7 @@ class Local:
             self._collect_call(node)
         for node in self.of(ast.Assign):  # pjit_fn = pjit (in a branch): pjit_fn(f) jits f
             if isinstance(node.value, (ast.Name, ast.Attribute)) and (
-                callee_name(node.value) in JITTING
+                self.wrapper(node.value) in JITTING
             ):
                 self._jit_aliases.update(n for t in node.targets for n in bound_names(t))
         for node in self.of(ast.Assign):
@@ -145,7 +147,7 @@ class Local:
     def _collect_function(self, node: Function) -> None:
         self.functions.setdefault(node.name, []).append(node)
         for decorator in node.decorator_list:
-            wrapper = wrapper_name(decorator)
+            wrapper = self.wrapper(decorator)
             if wrapper in TRACING:
                 self.traced.add(node.name)
                 self._traced_here.add(id(node))
@@ -196,7 +198,7 @@ class Local:
 
     def _collect_call(self, node: ast.Call) -> None:
         called = callee_name(node.func)
-        if called in TRACING:
+        if self.wrapper(node.func) in TRACING:
             for argument in node.args[:3]:
                 if isinstance(argument, ast.Name):
                     self.traced.add(argument.id)
@@ -221,11 +223,13 @@ class Local:
         self.barrier = self.barrier or called == "effects_barrier"
         if called in CALLBACKS and node.args:
             self.callbacks.append(node.args[0])
+        if called in CALLBACKS or (called == "print" and "debug" in dotted_parts(node.func)):
+            self.effects = True
 
     def _collect_assign(self, node: ast.Assign) -> None:
         if not isinstance(node.value, ast.Call):
             return
-        wrapper = wrapper_name(node.value.func)
+        wrapper = self.wrapper(node.value.func)
         if callee_key(node.value.func) in self._jit_aliases:
             wrapper = "jit"
         for target in node.targets:
@@ -256,7 +260,7 @@ class Local:
             if node.value is not None:
                 value = node.value
                 made = isinstance(value, ast.Call) and (
-                    wrapper_name(value.func) in JITTING or self._wraps_jitted(value)
+                    self.wrapper(value.func) in JITTING or self._wraps_jitted(value)
                 )
                 if made or callee_key(value) in self.jitted:
                     inner = max(self.around(node.lineno), key=lambda d: d.lineno, default=None)
@@ -348,6 +352,18 @@ class Local:
                 bound = alias.asname or alias.name
                 self.jax_names[bound] = alias.name
                 self.numpy_modules.discard(bound)
+
+    def wrapper(self, node: ast.AST) -> str:
+        """The wrapper a decorator or call names (:func:`wrapper_name`: ``jax.jit``,
+        ``partial(jax.jit, ...)``), or "" for another library's own that goes by a name of
+        JAX's (``numba.jit``, ``torch.compile``)."""
+        name = wrapper_name(node)
+        if isinstance(node, ast.Call):
+            partial = callee_name(node.func) == "partial" and node.args
+            node = node.args[0] if partial else node.func
+        parts = dotted_parts(node)
+        head = self.origins.get(parts[0]) if parts else None
+        return "" if head and foreign(".".join([head, *parts[1:]])) else name
 
     def makes_models(self, func: ast.AST) -> bool:
         """``func`` names a library's class of models or a function that returns one

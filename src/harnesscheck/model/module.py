@@ -40,7 +40,6 @@ from harnesscheck.model.syntax import (
     of_the_host,
     positional_params,
     walk,
-    wrapper_name,
 )
 
 # What a module of the program shares with one that imports it: the names of each of these kinds.
@@ -274,6 +273,7 @@ class Module(Local):
         """Take ``target``'s kinds of ``name`` as ``bound``, or, with no name, every name it
         defines as ``bound`` + the name (a module bound to ``bound``, ending in a dot)."""
         target.resolve()
+        self.effects = self.effects or target.effects
         names = {name: bound} if name else {n: bound + n for n in target.defined}
 
         def mine(theirs: str) -> str:  # chrono.log_timing there is u.chrono.log_timing here
@@ -387,7 +387,7 @@ class Module(Local):
         if isinstance(node, ast.Call):
             if callee_name(node.func) == "partial" and node.args:
                 return self._jax_function(node.args[0])
-            return wrapper_name(node.func) in TRACING or callee_key(node.func) in self.factories
+            return self.wrapper(node.func) in TRACING or callee_key(node.func) in self.factories
         if isinstance(node, ast.Lambda):
             return self.jax_call(node.body)
         return False
@@ -427,7 +427,7 @@ class Module(Local):
                 return any(names_read(arg) & self.jax_values for arg in node.args)
             return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
         if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x), make_step()(x)
-            return wrapper_name(func.func) in TRACING or callee_key(func.func) in self.factories
+            return self.wrapper(func.func) in TRACING or callee_key(func.func) in self.factories
         if self._maps(func):  # tree_map(device_put_replicated, params, shardings)
             return bool(node.args) and self._jax_function(node.args[0])
         if self._computing(dotted_name(func)):
@@ -516,6 +516,13 @@ class Module(Local):
             return True
         chain = dotted_parts(node.func)
         return bool(chain) and chain[0] in self.numpy_modules  # np.mean(x) fetches x
+
+    def waits_for_effects_only(self, node: ast.Call) -> bool:
+        """``jax.effects_barrier()`` in a module that neither calls a host callback or
+        ``jax.debug.print`` nor imports a module of the program that does: it waits on effect
+        tokens only, so for none of the pure work dispatched before it. (Work of code the
+        review cannot see leaves its region unjudged anyway.)"""
+        return callee_name(node.func) == "effects_barrier" and not self.effects
 
     def might_wait(self, node: ast.Call, reaches: bool = False) -> bool:
         """A call of code this review cannot see, which might wait for what it is given (or,

@@ -148,6 +148,8 @@ class Timed:
             isinstance(n, ast.Call) and module.is_wait(n) for a in mapped for n in ast.walk(a)
         ):
             self.waited |= self.held(arguments)  # tree_map(lambda a: a.block_until_ready(), out)
+        elif module.waits_for_effects_only(node):
+            pass  # barrier-waits-on-tokens: a pure computation leaves no token to wait on
         elif may_sync(callee_name(node.func)):
             self.maybe = True
         elif callee_name(node.func) in APPENDING:

@@ -25,9 +25,8 @@ from harnesscheck.model.syntax import (
     callee_key,
     callee_name,
     spans_line,
-    wrapper_name,
 )
-from harnesscheck.regions import TIMED_WORDS, WARM_UP, running
+from harnesscheck.regions import TIMED_WORDS, WARM_UP, Region, running
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
@@ -45,7 +44,7 @@ def check(source: Source) -> Iterator[Finding]:
     or it is a warm-up, or a running clock (read in a loop it started before: time since then)."""
     facts = source.facts
     for region in source.regions:
-        if not region.fixed_count or running(region, facts):
+        if not region.fixed_count or running(region, facts) or _round_apart(facts, region):
             continue
         # a function called more than once has compiled its steps by its second call, unless
         # it jits them anew each time, around a function it makes on each call
@@ -63,6 +62,8 @@ def check(source: Source) -> Iterator[Finding]:
             if fresh is not None and callee_key(call.func) not in fresh:
                 continue
             compiled = _compiles(facts, call, region.start)
+            if compiled and _timed_again(source, region, call):
+                continue  # the first call timed, then the next: the compilation shown on purpose
             if compiled and compiled not in said:
                 said.add(compiled)
                 yield finding(
@@ -71,6 +72,42 @@ def check(source: Source) -> Iterator[Finding]:
                     f"{compiled} is first called inside the timed region: its compilation is "
                     "timed; call it once (blocked) before the timer starts",
                 )
+
+
+def _round_apart(facts: Module, region: Region) -> bool:
+    """The timer is read under ``if it == 0:`` (or its ``else``), a round's number against 0
+    (not ``(step + 1) % every == 0``): the first round timed on its own, on purpose
+    (``t_first``), or every round but the first."""
+    line = getattr(region.end, "lineno", region.start)
+    for node in facts.of(ast.If):
+        test = node.test
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
+            and {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant}
+            and any(
+                isinstance(side, ast.Constant) and side.value == 0
+                for side in (test.left, *test.comparators)
+            )
+            and node.lineno < line <= (node.end_lineno or node.lineno)
+            and not node.lineno <= region.start <= (node.end_lineno or node.lineno)
+        ):
+            return True
+    return False
+
+
+def _timed_again(source: Source, region: Region, call: ast.Call) -> bool:
+    """The reading that ends the region starts the next, which times the same callee again:
+    the program times the first call and then the next (``t0``, ``f(x)``, ``t1``, ``f(x)``,
+    ``t2``), so the first is meant to hold the compilation."""
+    key = callee_key(call.func)
+    read = getattr(region.end, "lineno", None)
+    return any(
+        other.start == read != region.start
+        and any(callee_key(c.func) == key for c in other.timed.every)
+        for other in source.regions
+    )
 
 
 def _jitted_afresh(facts: Module, line: int) -> set[str]:
@@ -84,11 +121,11 @@ def _jitted_afresh(facts: Module, line: int) -> set[str]:
     fresh: set[str] = set()
     for node in ast.walk(definition):
         if isinstance(node, Function) and node is not definition:
-            if any(wrapper_name(d) in JITTING for d in node.decorator_list):
+            if any(facts.wrapper(d) in JITTING for d in node.decorator_list):
                 fresh.add(node.name)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             wrapped = node.value.args[:1]
-            if wrapper_name(node.value.func) in JITTING and any(
+            if facts.wrapper(node.value.func) in JITTING and any(
                 isinstance(w, ast.Lambda) or callee_key(w) in made for w in wrapped
             ):
                 fresh |= {name for t in node.targets for name in bound_names(t)}
