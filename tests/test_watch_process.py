@@ -75,7 +75,15 @@ def _start(tmp_path: Path, program: str, *options: str) -> subprocess.Popen[byte
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
+            preexec_fn=_signals_by_default,
         )
+
+
+def _signals_by_default() -> None:
+    """A watch started from a terminal: run under ``nohup`` or as a background job, the tests
+    would hand it SIGHUP or SIGINT ignored, and it rightly leaves an ignored signal ignored."""
+    for number in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
 
 
 def _pid(tmp_path: Path, programs: list[int]) -> int:
