@@ -67,6 +67,11 @@ class Seen:
         return self.lines(sorted({tuple(c) for f in self.found for c in f.get("calls", [])}))
 
 
+# A word a mistake cannot be written without, or words it needs all of (``except`` and
+# ``RuntimeError``).
+Word = str | tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class Rule:
     """A mistake in code that times or waits on JAX work, as its module states it."""
@@ -76,7 +81,7 @@ class Rule:
     anchor: str  # the checklist item on review.html that states the rule ('': none)
     claims: tuple[str, ...]
     summary: str
-    words: tuple[str, ...]  # a source without any of them cannot hold the mistake
+    words: tuple[Word, ...]  # a source without any of them cannot hold the mistake
     doc: str  # MyST: what it finds and why it is wrong, an example, what to write instead
     check: Callable[[Source], Iterator[Finding]] = field(compare=False, repr=False)
     after_others: bool = False  # it judges what the other rules found (JW100)
@@ -132,7 +137,10 @@ def parse_codes(text: str) -> set[str]:
 
 def worth_checking(source: str) -> bool:
     """Could any rule find anything in ``source``? (Most files have no timing, and are left.)"""
-    return any(word in source for word in WORDS)
+    return any(
+        word in source if isinstance(word, str) else all(part in source for part in word)
+        for word in WORDS
+    )
 
 
 def check(facts: Module, codes: set[str] | None = None) -> list[Finding]:

@@ -32,7 +32,7 @@ SUMMARY = (
     "a runtime error is caught around a JAX call that is not waited on: a failure while the "
     "computation runs is raised at the wait, outside the try"
 )
-WORDS = ("RuntimeError",)
+WORDS = (("except", "RuntimeError"),)  # both: a handler of it
 
 RUNTIME_ERRORS = {"RuntimeError", "XlaRuntimeError", "JaxRuntimeError"}
 
