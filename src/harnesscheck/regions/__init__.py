@@ -114,6 +114,9 @@ def _rounds(module: Module, loop: ast.For | ast.While) -> list[Region]:
                 if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
                 and isinstance(n.right, ast.Name) and is_timer(n.left)
             }  # fmt: skip
+            for target, value in module.assignments(statement):  # t = time() in there: its own
+                if isinstance(target, ast.Name) and is_timer(value):
+                    since.pop(target.id, None)
             for later in block[i + 1 :]:
                 for target, value in module.assignments(later):
                     if isinstance(target, ast.Name) and target.id in since and is_timer(value):
