@@ -74,9 +74,9 @@ class Local:
         self.model_classes: set[str] = set()  # its classes derived from a library's models
         self.from_timeit = {"timeit"}  # names imported from timeit (`%timeit` becomes timeit)
         self.traced: set[str] = set()  # functions whose body is traced
-        self._traced_here: set[int] = set()  # the definitions a tracer decorates
-        self._traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
-        self._methods: set[int] = set()  # definitions in a class body: no bare name finds them
+        self.traced_here: set[int] = set()  # the definitions a tracer decorates
+        self.traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
+        self.in_classes: set[int] = set()  # definitions in a class body: no bare name finds them
         self._class_methods: dict[str, set[str]] = {}  # the module's classes: their methods
         self._class_attributes: dict[str, set[str]] = {}  # ... what their methods set on self
         self._jit_aliases: set[str] = set()  # names bound to jit itself: pjit_fn = pjit
@@ -150,7 +150,7 @@ class Local:
             wrapper = self.wrapper(decorator)
             if wrapper in TRACING:
                 self.traced.add(node.name)
-                self._traced_here.add(id(node))
+                self.traced_here.add(id(node))
             if wrapper in JITTING:
                 self.jitted.add(node.name)
                 if wrapper in BLOCKING:
@@ -163,7 +163,7 @@ class Local:
         """A context manager class that reads a timer on entering and on leaving, and the
         methods of a class that are @contextmanager timers."""
         methods = {m.name: m for m in node.body if isinstance(m, Function)}
-        self._methods |= {id(m) for m in node.body if isinstance(m, Function)}
+        self.in_classes |= {id(m) for m in node.body if isinstance(m, Function)}
         if any(self.makes_models(base) for base in node.bases):
             self.model_classes.add(node.name)
         self._class_methods[node.name] = set(methods)
@@ -202,7 +202,7 @@ class Local:
             for argument in node.args[:3]:
                 if isinstance(argument, ast.Name):
                     self.traced.add(argument.id)
-                    self._traced_names.append((argument.id, node.lineno))
+                    self.traced_names.append((argument.id, node.lineno))
         used = [node.func]
         if isinstance(node.func, ast.Attribute):  # f.lower(x) compiles f
             used.append(node.func.value)
@@ -410,41 +410,6 @@ class Local:
             for name in read:
                 found.setdefault(name, []).extend(bound)
         return found
-
-    def traced_calls(self, called: str) -> Iterator[tuple[Function, ast.Call]]:
-        """Each call of ``called`` (its last name) inside a module function whose body is
-        traced (by ``jit``, ``vmap``, ``scan`` …), with that function."""
-        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
-            if id(node) in self._traced_definitions:
-                for inner in walk(node):
-                    if isinstance(inner, ast.Call) and callee_name(inner.func) == called:
-                        yield node, inner
-
-    @functools.cached_property
-    def _traced_definitions(self) -> set[int]:
-        """The definitions whose bodies are traced: those a tracer decorates, and the one a
-        name handed to a tracing call finds from where it is called, as Python finds it (the
-        nearest enclosing definition of that name; a method is never found by its bare name,
-        so ``jit(eval)`` in ``__init__`` does not trace the method ``eval``)."""
-        found = set(self._traced_here)
-        for name, line in self._traced_names:
-            depths = {
-                id(d): depth
-                for d in self.functions.get(name, [])
-                if id(d) not in self._methods and (depth := self._depth_seen(d, line)) >= 0
-            }
-            nearest = max(depths.values(), default=-1)
-            found |= {d for d, depth in depths.items() if depth == nearest}
-        return found
-
-    def _depth_seen(self, definition: Function, line: int) -> int:
-        """How deep the scope a definition is made in lies (0: the module), or -1 when that
-        scope does not hold ``line``."""
-        outer = [f for f in self.around(definition.lineno) if f is not definition]
-        if not outer:
-            return 0
-        scope = max(outer, key=lambda f: f.lineno)
-        return len(outer) if spans_line(scope, line) else -1
 
     @functools.cached_property
     def assigned(self) -> list[ast.Assign]:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import ast
 import functools
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from harnesscheck.model.classify import classify_functions
 from harnesscheck.model.library import (
     LIBRARIES,
     LOOPS,
@@ -50,19 +50,6 @@ SHARED = (
 
 SKIPPED = TRACING | NOT_WORK | WAITING_FUNCTIONS  # imported from jax, but no work: jit, devices
 NOT_WORK_OR_TRACING = NOT_WORK | TRACING
-
-
-def _place(node: ast.AST) -> tuple[int, int]:
-    return node.lineno, node.col_offset  # type: ignore[attr-defined]
-
-
-def _opening(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
-    """Where a definition starts: its first decorator, or its ``def``."""
-    return min(map(_place, [*definition.decorator_list, definition]))
-
-
-def _closing(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
-    return definition.end_lineno or definition.lineno, definition.end_col_offset or 0
 
 
 # Finds the module an import names, given its dotted name and relative level.
@@ -128,7 +115,7 @@ class Module(Local):
         self._adopt_imports()
         self._instances()
         self._made()
-        self._classify_functions()
+        classify_functions(self)
         host: set[str] = set()  # names also bound to a constant or to what NumPy makes
         for node in self.of(ast.Assign):
             names = {n for target in node.targets for n in bound_names(target)}
@@ -292,55 +279,7 @@ class Module(Local):
             if theirs in target.defined and (here := mine(theirs)):
                 self.imported_functions[here] = (target, theirs)
 
-    def _classify_functions(self) -> None:
-        """Which module functions dispatch JAX work and never wait, and which wait; twice, so
-        that a function calling another of the module is known. A function's calls are those
-        whose place lies within its own (the module's calls sorted by place, found by bisection,
-        not by walking each function); only a call of one of the module's functions can change
-        as they are classified, and every other call is asked once."""
-        calls = sorted(self.of(ast.Call), key=_place)
-        places = [_place(call) for call in calls]
-        spans = {
-            name: [
-                (bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs
-            ]
-            for name, defs in self.functions.items()
-            if name not in self.traced
-        }
-        moving = [  # a call of one of them, or handed one: tree_map(place, params)
-            any(
-                name in self.functions or self.partials.get(name) in self.functions
-                for name in (callee_name(call.func), *(callee_key(a) for a in call.args))
-            )
-            for call in calls
-        ]
-        settled: dict[tuple[int, bool], bool] = {}
-
-        def asked(i: int, question: Callable[[ast.Call], bool], wait: bool) -> bool:
-            if moving[i]:
-                return question(calls[i])
-            if (i, wait) not in settled:
-                settled[(i, wait)] = question(calls[i])
-            return settled[(i, wait)]
-
-        names_handed: dict[int, set[str]] = {}
-
-        def handed(i: int) -> set[str]:  # the functions a call may run: pool.map(write, xs)
-            if i not in names_handed:
-                names_handed[i] = self._handed_names(calls[i])
-            return names_handed[i]
-
-        for _ in range(2):
-            for name, ranges in spans.items():
-                inside = [i for first, last in ranges for i in range(first, last)]
-                if any(asked(i, self.is_wait, True) for i in inside):
-                    self.waiting_functions.add(name)
-                elif any(asked(i, self.jax_call, False) for i in inside) and not any(
-                    handed(i) & self.waiting_functions for i in inside
-                ):
-                    self.jax_functions.add(name)
-
-    def _handed_names(self, call: ast.Call) -> set[str]:
+    def handed_names(self, call: ast.Call) -> set[str]:
         """The functions a call is handed, a ``partial`` of one as that function: it may run
         them (``pool.map(write, chunks)``)."""
         return {self.partials.get(n, n) for a in call.args for n in names_read(a)}

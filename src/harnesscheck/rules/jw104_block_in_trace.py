@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
+from harnesscheck.model.traced import traced_calls
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW104"
@@ -27,7 +28,7 @@ WORDS = ("block_until_ready",)
 
 
 def check(source: Source) -> Iterator[Finding]:
-    for function, node in source.facts.traced_calls("block_until_ready"):
+    for function, node in traced_calls(source.facts, "block_until_ready"):
         yield finding(
             CODE,
             node,

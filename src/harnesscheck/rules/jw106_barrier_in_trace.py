@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
+from harnesscheck.model.traced import traced_calls
 from harnesscheck.rules import Source
 
 CODE = "JW106"
@@ -33,7 +34,7 @@ WORDS = ("effects_barrier",)
 
 
 def check(source: Source) -> Iterator[Finding]:
-    for function, node in source.facts.traced_calls("effects_barrier"):
+    for function, node in traced_calls(source.facts, "effects_barrier"):
         yield finding(
             CODE,
             node,

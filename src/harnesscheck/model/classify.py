@@ -1,0 +1,74 @@
+"""The second step's classification of a module's functions: which dispatch JAX work and
+never wait, and which wait, from the calls each makes."""
+
+from __future__ import annotations
+
+import ast
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from harnesscheck.model.syntax import callee_key, callee_name
+
+if TYPE_CHECKING:
+    from harnesscheck.model.module import Module
+
+
+def classify_functions(module: Module) -> None:
+    """Which module functions dispatch JAX work and never wait, and which wait; twice, so
+    that a function calling another of the module is known. A function's calls are those
+    whose place lies within its own (the module's calls sorted by place, found by bisection,
+    not by walking each function); only a call of one of the module's functions can change
+    as they are classified, and every other call is asked once."""
+    calls = sorted(module.of(ast.Call), key=_place)
+    places = [_place(call) for call in calls]
+    spans = {
+        name: [(bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs]
+        for name, defs in module.functions.items()
+        if name not in module.traced
+    }
+    moving = [  # a call of one of them, or handed one: tree_map(place, params)
+        any(
+            name in module.functions or module.partials.get(name) in module.functions
+            for name in (callee_name(call.func), *(callee_key(a) for a in call.args))
+        )
+        for call in calls
+    ]
+    settled: dict[tuple[int, bool], bool] = {}
+
+    def asked(i: int, question: Callable[[ast.Call], bool], wait: bool) -> bool:
+        if moving[i]:
+            return question(calls[i])
+        if (i, wait) not in settled:
+            settled[(i, wait)] = question(calls[i])
+        return settled[(i, wait)]
+
+    names_handed: dict[int, set[str]] = {}
+
+    def handed(i: int) -> set[str]:  # the functions a call may run: pool.map(write, xs)
+        if i not in names_handed:
+            names_handed[i] = module.handed_names(calls[i])
+        return names_handed[i]
+
+    for _ in range(2):
+        for name, ranges in spans.items():
+            inside = [i for first, last in ranges for i in range(first, last)]
+            if any(asked(i, module.is_wait, True) for i in inside):
+                module.waiting_functions.add(name)
+            elif any(asked(i, module.jax_call, False) for i in inside) and not any(
+                handed(i) & module.waiting_functions for i in inside
+            ):
+                module.jax_functions.add(name)
+
+
+def _place(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
+
+
+def _opening(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
+    """Where a definition starts: its first decorator, or its ``def``."""
+    return min(map(_place, [*definition.decorator_list, definition]))
+
+
+def _closing(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
+    return definition.end_lineno or definition.lineno, definition.end_col_offset or 0
