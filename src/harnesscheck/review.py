@@ -11,6 +11,7 @@ import os
 import tomllib
 import warnings
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -64,10 +65,15 @@ def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
     program = Program([path if path.is_dir() else path.parent for path in paths])
     workers = min(jobs or os.cpu_count() or 1, max(1, len(found) // 64))
     forked = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(1, mp_context=forked, initializer=_start) as early:
+    with ExitStack() as stack:
         # Most files hold no word a mistake needs and are only compiled (to say one is not
         # Python): with cores to spare a process does that from the start, beside the model.
-        compiling = early.submit(_compile_unworthy, found) if workers > 1 else None
+        compiling = None
+        if workers > 1:
+            early = stack.enter_context(
+                ProcessPoolExecutor(1, mp_context=forked, initializer=_start)
+            )
+            compiling = early.submit(_compile_unworthy, found)
         read = [_read(path, program, compiling is None) for path in found]  # the model's first
         failed = program.resolve()  # step, file by file, and its second, before any rule runs
         global _files  # what forked workers check: they inherit it, and the model, unpickled

@@ -263,7 +263,7 @@ class Local:
                     self.wrapper(value.func) in JITTING or self._wraps_jitted(value)
                 )
                 if made or callee_key(value) in self.jitted:
-                    inner = max(self.around(node.lineno), key=lambda d: d.lineno, default=None)
+                    inner = self.innermost(node.lineno)
                     if inner is not None:
                         self.factories.add(inner.name)
 
@@ -340,11 +340,10 @@ class Local:
                     self.numpy_modules.discard(bound)  # import jax.numpy as np
                 elif alias.name == "numpy":
                     self.numpy_modules.add(bound)
-        elif node.module and not node.level:
+            return
+        if node.module and not node.level:
             for alias in node.names:
                 self.origins[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        if isinstance(node, ast.Import):
-            return
         if node.module == "timeit":
             self.from_timeit |= {alias.asname or alias.name for alias in node.names}
         elif node.module and node.module.split(".")[0] == "jax":
@@ -361,9 +360,8 @@ class Local:
         if isinstance(node, ast.Call):
             partial = callee_name(node.func) == "partial" and node.args
             node = node.args[0] if partial else node.func
-        parts = dotted_parts(node)
-        head = self.origins.get(parts[0]) if parts else None
-        return "" if head and foreign(".".join([head, *parts[1:]])) else name
+        origin = self._origin(dotted_parts(node))
+        return "" if origin and foreign(origin) else name
 
     def makes_models(self, func: ast.AST) -> bool:
         """``func`` names a library's class of models or a function that returns one
@@ -376,8 +374,14 @@ class Local:
             return False
         if len(parts) == 1 and parts[0] in self.model_classes:
             return True
-        head = self.origins.get(parts[0])
-        return head is not None and makes_models(".".join([head, *parts[1:]]))
+        origin = self._origin(parts)
+        return origin is not None and makes_models(origin)
+
+    def _origin(self, parts: list[str]) -> str | None:
+        """The full dotted name a dotted callee stands for, by what its first name was
+        imported as (``nn.Module``: ``flax.linen.Module``); None when not imported."""
+        head = self.origins.get(parts[0]) if parts else None
+        return ".".join([head, *parts[1:]]) if head is not None else None
 
     def keeps_fastest(self, names: set[str], node: ast.AST) -> bool:
         """The timings held in ``names`` (or computed by ``node``), or what is computed from
@@ -439,7 +443,12 @@ class Local:
 
     def scope_of(self, line: int) -> int:
         """The first line of the innermost function around ``line`` (0: the module)."""
-        return max((d.lineno for d in self.around(line)), default=0)
+        inner = self.innermost(line)
+        return inner.lineno if inner is not None else 0
+
+    def innermost(self, line: int) -> Function | None:
+        """The innermost of the module's functions that ``line`` is in (None: the module)."""
+        return max(self.around(line), key=lambda d: d.lineno, default=None)
 
     def around(self, line: int) -> Iterator[Function]:
         """The module's functions that ``line`` is in."""

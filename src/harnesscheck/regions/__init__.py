@@ -21,6 +21,7 @@ from harnesscheck.model.syntax import (
     names_read,
     restarts_timer,
     run_by,
+    spans_line,
     statement_lists,
 )
 from harnesscheck.regions.timed import Timed
@@ -65,8 +66,7 @@ def running(region: Region, facts: Module) -> bool:
     if not started:
         return False
     for loop in facts.of(ast.For, ast.While):
-        last = loop.end_lineno or loop.lineno
-        if loop.lineno <= end.lineno <= last and not loop.lineno <= region.start <= last:
+        if spans_line(loop, end.lineno) and not spans_line(loop, region.start):
             restarted = {
                 name for target, _ in facts.assignments(loop) for name in bound_names(target)
             }

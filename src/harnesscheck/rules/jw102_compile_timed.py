@@ -90,8 +90,9 @@ def _round_apart(facts: Module, region: Region) -> bool:
                 isinstance(side, ast.Constant) and side.value == 0
                 for side in (test.left, *test.comparators)
             )
-            and node.lineno < line <= (node.end_lineno or node.lineno)
-            and not node.lineno <= region.start <= (node.end_lineno or node.lineno)
+            and node.lineno < line
+            and spans_line(node, line)
+            and not spans_line(node, region.start)
         ):
             return True
     return False
@@ -114,7 +115,7 @@ def _jitted_afresh(facts: Module, line: int) -> set[str]:
     """The names the innermost function around ``line`` binds to a jit of a function it makes
     itself (a nested ``def`` or a lambda): each call of it makes a new function, and so
     compiles again (JAX's cache knows a function by its identity)."""
-    definition = max(facts.around(line), key=lambda d: d.lineno, default=None)
+    definition = facts.innermost(line)
     if definition is None:
         return set()
     made = {n.name for n in ast.walk(definition) if isinstance(n, Function) and n is not definition}

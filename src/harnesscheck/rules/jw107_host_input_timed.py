@@ -44,7 +44,7 @@ def check(source: Source) -> Iterator[Finding]:
     said: set[tuple[int, int]] = set()  # a call reached from several regions: once
     for region in source.regions:
         copies = [(call, region.host) for call in region.timed.calls]
-        copies += _handed(facts, region.start, {c for c in region.timed.every})
+        copies += _handed(facts, region.start, region.timed.every)
         for call, host in copies:
             at = (call.lineno, call.col_offset)
             if at in said or not (isinstance(call.func, ast.Name) and call.func.id in jitted):
@@ -60,20 +60,20 @@ def check(source: Source) -> Iterator[Finding]:
                 )
 
 
-def _handed(facts: Module, start: int, timed: set[ast.Call]) -> list[tuple[ast.Call, set[str]]]:
+def _handed(facts: Module, start: int, timed: list[ast.Call]) -> list[tuple[ast.Call, set[str]]]:
     """The calls the region makes through the parameters of the function it is in, as each
     call of that function in the module hands them: a function's (or a lambda's) own calls,
     or a call of the function handed with the arguments handed beside it; each with the names
     bound to NumPy's results before that call."""
-    definition = max(facts.around(start), key=lambda d: d.lineno, default=None)
+    definition = facts.innermost(start)
     if definition is None:
         return []
     params = positional_params(definition)
     rest = definition.args.vararg.arg if definition.args.vararg else None  # bench(f, *args)
     through = [c for c in timed if isinstance(c.func, ast.Name) and c.func.id in params]
     found: list[tuple[ast.Call, set[str]]] = []
-    for site in facts.of(ast.Call):
-        if callee_key(site.func) != definition.name or not through:
+    for site in facts.of(ast.Call) if through else []:
+        if callee_key(site.func) != definition.name:
             continue
         given = dict(zip(params, site.args, strict=False))
         host = host_before(facts, site.lineno)
