@@ -147,7 +147,7 @@ def score(folder: Path) -> CorpusScore:
                 result.false_alarms[finding.rule] += 1
                 where = f"{path.name}:{finding.line}"
                 result.wrong.append(f"{where} {finding.rule} found, not labelled")
-        for rule, line in expected - matched:
+        for rule, line in sorted(expected - matched):
             result.misses[rule] += 1
             result.wrong.append(f"{path.name}:{line} {rule} labelled, not found")
     return result
