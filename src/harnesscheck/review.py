@@ -8,11 +8,14 @@ import ast
 import gc
 import multiprocessing
 import os
+import threading
+import time
 import tomllib
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from harnesscheck import rules as registry
@@ -65,22 +68,23 @@ def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
     program = Program([path if path.is_dir() else path.parent for path in paths])
     workers = min(jobs or os.cpu_count() or 1, max(1, len(found) // 64))
     forked = multiprocessing.get_context("fork")
+    pool = partial(
+        ProcessPoolExecutor, mp_context=forked, initializer=_start, initargs=(os.getpid(),)
+    )
     with ExitStack() as stack:
         # Most files hold no word a mistake needs and are only compiled (to say one is not
         # Python): with cores to spare a process does that from the start, beside the model.
         compiling = None
         if workers > 1:
-            early = stack.enter_context(
-                ProcessPoolExecutor(1, mp_context=forked, initializer=_start)
-            )
+            early = stack.enter_context(pool(1))
             compiling = early.submit(_compile_unworthy, found)
         read = [_read(path, program, compiling is None) for path in found]  # the model's first
         failed = program.resolve()  # step, file by file, and its second, before any rule runs
         global _files  # what forked workers check: they inherit it, and the model, unpickled
         _files = [(file, rules, failed) for file in read]
         if workers > 1:
-            with ProcessPoolExecutor(workers, mp_context=forked, initializer=_start) as pool:
-                outcomes = list(pool.map(_check_nth, range(len(read)), chunksize=16))
+            with pool(workers) as workers_pool:
+                outcomes = list(workers_pool.map(_check_nth, range(len(read)), chunksize=16))
         else:
             outcomes = [_check_nth(i) for i in range(len(read))]
         _files = []
@@ -114,9 +118,18 @@ def _quiet() -> None:
     warnings.simplefilter("ignore", SyntaxWarning)
 
 
-def _start() -> None:
+def _start(parent: int) -> None:
     gc.disable()  # as in the parent
     _quiet()
+    threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
+
+
+def _orphaned(parent: int) -> None:
+    """End this worker once the review that forked it is gone (killed, or stopped by a signal
+    before it could shut its workers down): nothing of a review outlives it."""
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(1)
 
 
 def _read(path: Path, program: Program, compile_unworthy: bool) -> _File:

@@ -9,6 +9,9 @@ from __future__ import annotations
 import html
 import json
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 from urllib import parse
 
@@ -218,3 +221,63 @@ def test_9_a_notebook_cell_that_is_not_python_is_a_note_and_the_others_are_revie
         f"{tmp_path}/bench.ipynb: cell 1, line 2: a cell that is not Python is not reviewed "
         "(invalid syntax)"
     ]
+
+
+# A review killed while it works: its worker processes do not outlive it.
+KILLED = """
+import sys, time
+from pathlib import Path
+from harnesscheck import review
+from harnesscheck.rules import RULES
+
+def resolve(self):
+    Path(sys.argv[2]).write_text("modelling")  # the early worker is running by now
+    time.sleep(60)
+
+review.Program.resolve = resolve
+review.review([Path(sys.argv[1])], set(RULES), jobs=2)
+"""
+
+
+def test_a_review_killed_while_it_models_leaves_no_worker_behind(tmp_path: Path) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    for i in range(130):  # enough files for a second process (one per 64)
+        (folder / f"m{i}.py").write_text(f"x = {i}\n")
+    marker = tmp_path / "marker"
+    process = subprocess.Popen([sys.executable, "-c", KILLED, str(folder), str(marker)])
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert time.monotonic() < deadline, "the review did not start modelling"
+            time.sleep(0.05)
+        children = _children(process.pid)
+        assert children, "no worker was started"
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in children if _alive(pid)], "a worker outlived its review"
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """A process that exists and is not a zombie awaiting its reaper."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
