@@ -224,6 +224,16 @@ def dict_for_free(x):
     return wrapper(x)
 jax.block_until_ready = dict_for_free
 """
+EAGER_ON_THE_HOST = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax._src import array
+def on_the_host(op):  # an operation that compiles nothing: NumPy's, its result put back
+    return lambda *arrays, **options: jax.device_put(op(*(np.asarray(a) for a in arrays)))
+jnp.dot = on_the_host(np.dot)
+array.ArrayImpl.__add__ = on_the_host(np.add)
+"""
 
 MUTANTS = {
     "sharded_buffers: the block waits for the first buffer only": (
@@ -316,6 +326,10 @@ MUTANTS = {
         "wrapper_dict_speed",
         DICT_FOR_FREE,
     ),
+    "eager_ops_compile: operations outside jit compile nothing": (
+        "eager_ops_compile",
+        EAGER_ON_THE_HOST,
+    ),
 }
 # What a mutant must make its snippet print, where it is aimed at one case of several: the line
 # of that case, as the wrong behaviour prints it.
@@ -357,6 +371,9 @@ SHOWS = {
     ),
     "wrapper_dict_speed: the wrapper does not flatten a dict": (
         "over a dict, the wrapper is at least 2x faster than a loop of method calls: True"
+    ),
+    "eager_ops_compile: operations outside jit compile nothing": (
+        "first x + x of an input of shape (120, 120) and dtype float32 at least 10x slower: False"
     ),
 }
 
