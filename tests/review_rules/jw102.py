@@ -27,6 +27,33 @@ def run_epoch(batches):  # jits a step it makes anew on each call: every epoch c
 for epoch in range(3):
     print(run_epoch([x, x]))
 
+a = jnp.ones((50, 50))
+t10 = time.perf_counter()  # an operation outside jit, on its first call: it compiles
+jnp.dot(a, a.T).block_until_ready()  # <- JW102
+print(time.perf_counter() - t10)
+
+u = jnp.array([1.0, 2.0])
+w = jnp.array([3.0, 4.0])
+t11 = time.time()
+total = u + w  # <- JW102
+print(total, time.time() - t11)
+
+
+def squares(v):
+    return (v * v).sum()
+
+
+t12 = time.time()
+dv = jax.grad(squares)(a).block_until_ready()  # <- JW102
+print(time.time() - t12)
+
+t14 = time.time()  # three operations' first calls: one finding, at the first
+key = jax.random.PRNGKey(0)  # <- JW102
+m = jax.random.normal(key, (40, 40))
+jnp.matmul(m, m).block_until_ready()
+print(time.time() - t14)
+
+
 # %% done right
 
 import time
@@ -94,3 +121,35 @@ cold(x).block_until_ready()
 t9 = time.perf_counter()
 print("compile + first run", t8 - t7, "steady", t9 - t8)
 
+a = jnp.ones((50, 50))
+jnp.dot(a, a.T).block_until_ready()  # the dot compiled for this shape, untimed
+t10 = time.perf_counter()
+jnp.dot(a, a.T).block_until_ready()
+print(time.perf_counter() - t10)
+
+u = jnp.array([1.0, 2.0])
+w = jnp.array([3.0, 4.0])
+(u + w).block_until_ready()
+t11 = time.time()
+total = u + w
+print(total, time.time() - t11)
+
+t12 = time.time()  # a transfer compiles nothing
+moved = jnp.asarray(np.ones(3)).block_until_ready()
+print(time.time() - t12)
+
+double = jax.jit(lambda v: v * 2)
+double(a).block_until_ready()
+t13 = time.time()  # the step is what is measured, warm: the mean beside it is bookkeeping
+doubled = double(a)
+print(jnp.mean(doubled), time.time() - t13)
+
+
+def prefill_loop(engine_prefill, params, iters):  # the handed step is the work measured
+    start = time.time()
+    rng = jax.random.PRNGKey(0)
+    for _ in range(iters):
+        rng, sub = jax.random.split(rng)
+        out = engine_prefill(params, sub)
+    jax.block_until_ready(out)
+    return time.time() - start

@@ -24,6 +24,7 @@ def library(text: str) -> dict[str, set[str]]:
 KINDS = (
     "traces", "jits", "blocks", "loops", "times", "no-work", "waits", "waits-method",
     "device-waits", "passes", "robust", "appends", "callbacks", "maps", "models", "foreign",
+    "moves",
 )  # fmt: skip
 
 
@@ -66,6 +67,7 @@ TRACING = LIBRARY["traces"]  # its function argument (or decorated function) is 
 JITTING = LIBRARY["jits"]
 BLOCKING = LIBRARY["blocks"]  # what it jits waits for its results (equinox's filter_jit)
 LOOPS = LIBRARY["loops"]  # called outside jit, they compile their function
+MOVING = LIBRARY["moves"]  # transfers: called outside jit, they compile nothing
 TIMERS = LIBRARY["times"]
 # Parts of the jax namespace that do no work on the device (a call to them is not timed work).
 NOT_WORK = LIBRARY["no-work"]

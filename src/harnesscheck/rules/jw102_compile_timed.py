@@ -1,5 +1,8 @@
 """The first call of a jitted function is inside the timed region: it compiles before it
-runs{claim}`compile-before-polling`. Checklist: {ref}`review-compile-in-the-measurement`.
+runs{claim}`compile-before-polling`. So is the first call of an operation outside jit, where
+such operations are all the region times (``jnp.dot(a, b)``, ``a + b``, ``jax.grad(f)(x)``):
+each compiles on its first call{claim}`eager-ops-compile`. Checklist:
+{ref}`review-compile-in-the-measurement`.
 
 ```python
 step = jax.jit(f)
@@ -14,16 +17,19 @@ Right: one blocked call of `step` before `t0`, or `step.lower(x).compile()`.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding, says
-from harnesscheck.model.library import APPENDING, JITTING, LOOPS
+from harnesscheck.model.library import APPENDING, JITTING, LOOPS, MAPPING, MOVING, TRACING
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import (
     Function,
     bound_names,
     callee_key,
     callee_name,
+    dotted_parts,
+    is_timer,
     spans_line,
 )
 from harnesscheck.regions import TIMED_WORDS, WARM_UP, Region, running
@@ -32,14 +38,16 @@ from harnesscheck.rules import Seen, Source
 CODE = "JW102"
 NAME = "compile-timed"
 ANCHOR = "review-compile-in-the-measurement"
-CLAIMS = ("compile-before-polling",)
+CLAIMS = ("compile-before-polling", "eager-ops-compile")
 SUMMARY = "the first call of a jitted function is timed: it compiles before it runs"
 WORDS = TIMED_WORDS
+BUILTINS = set(dir(builtins))
 
 
 def check(source: Source) -> Iterator[Finding]:
     """The calls in a timed region that compile: the first of a jitted function, of a lax loop
-    over one, or of a function of the module that is the only caller of one; unless the
+    over one, or of a function of the module that is the only caller of one, and, where the
+    region times only operations outside jit, the first of each of those; unless the
     region's own timings are minimised, taken the median of or sliced past their first runs,
     or it is a warm-up, or a running clock (read in a loop it started before: time since then)."""
     facts = source.facts
@@ -57,8 +65,8 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         said: set[str] = set()  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
-            if says(facts.lines[call.lineno - 2 : call.lineno - 1], WARM_UP):
-                continue  # "# warm up" on the line before: this call is meant to compile
+            if _warmed_here(facts, call):
+                continue
             if fresh is not None and callee_key(call.func) not in fresh:
                 continue
             compiled = _compiles(facts, call, region.start)
@@ -72,6 +80,38 @@ def check(source: Source) -> Iterator[Finding]:
                     f"{compiled} is first called inside the timed region: its compilation is "
                     "timed; call it once (blocked) before the timer starts",
                 )
+        if fresh is None and _operations_only(facts, region):
+            yield from _operations_first(facts, region)
+
+
+def _warmed_here(facts: Module, node: ast.AST) -> bool:
+    """A "# warm up" comment on the line before: this call is meant to compile."""
+    return says(facts.lines[node.lineno - 2 : node.lineno - 1], WARM_UP)
+
+
+def _operations_first(facts: Module, region: Region) -> Iterator[Finding]:
+    """One finding, at the first, for the operations outside jit a region times on their
+    first call: one region, one compiling story."""
+    timed = region.timed
+    nodes = sorted([*timed.every, *timed.arithmetic], key=lambda n: (n.lineno, n.col_offset))
+    first = [
+        node
+        for node in nodes
+        if not _warmed_here(facts, node) and _first_operation(facts, node, region.start)
+    ]
+    if not first:
+        return
+    shown = list(dict.fromkeys(repr(_operation(facts, node)) for node in first))
+    named = ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+    plural = len(shown) > 1
+    yield finding(
+        CODE,
+        first[0],
+        f"{named}, {'operations' if plural else 'an operation'} outside jit, "
+        f"{'are' if plural else 'is'} first called inside the timed region: "
+        f"{'each compiles' if plural else 'it compiles'} on its first call, and that is timed; "
+        f"call {'them' if plural else 'it'} once (blocked) before the timer starts",
+    )
 
 
 def _round_apart(facts: Module, region: Region) -> bool:
@@ -149,6 +189,75 @@ def _timings(facts: Module, end: ast.AST) -> set[str]:
             if isinstance(node.func, ast.Attribute):
                 names |= set(bound_names(node.func.value))
     return names
+
+
+def _operation(facts: Module, node: ast.AST) -> str:
+    """How ``node`` is shown when it is an operation run outside jit that compiles on its first
+    call: one of jax's own namespace but a transfer (``jnp.dot(a, b)``), arithmetic on JAX
+    arrays (``a + b``), or a transformation called at once (``jax.grad(f)(x)``); else ""."""
+    if isinstance(node, ast.BinOp):
+        return ast.unparse(node) if facts.computes(node) else ""
+    if not isinstance(node, ast.Call):
+        return ""
+    func = node.func
+    if isinstance(func, ast.Call):  # grad(f)(x) is traced and run, operation by operation
+        wrapper = facts.wrapper(func.func)
+        made = wrapper in TRACING and wrapper not in JITTING and func.args
+        return f"{callee_key(func.func)}({callee_key(func.args[0])})" if made else ""
+    name = callee_name(func)
+    ours = isinstance(func, ast.Attribute) and facts.from_jax(func)
+    if not (ours or (isinstance(func, ast.Name) and func.id in facts.jax_names)):
+        return ""
+    moving = name in MOVING or name in TRACING or name in MAPPING  # tree_map: what it maps
+    work = facts.jax_call(node) or name == "PRNGKey"  # the one function of jax's capitalised
+    return callee_key(func) if not moving and work else ""
+
+
+def _operations_only(facts: Module, region: Region) -> bool:
+    """Whether operations outside jit are all the region times: what it measures, not the
+    bookkeeping around a step, nor beside a call whose work the review cannot name."""
+    timed = region.timed
+    made = {id(call.func) for call in timed.every}  # grad(f) in grad(f)(x): the operation's
+    return bool(timed.calls or timed.arithmetic) and all(
+        id(call) in made or _operation(facts, call) or _aside(facts, call) for call in timed.every
+    )
+
+
+def _aside(facts: Module, call: ast.Call) -> bool:
+    """A call that does no work of its own in a region: a wait, a clock, a builtin, NumPy's,
+    a string's method, an append."""
+    func = call.func
+    if facts.is_wait(call) or is_timer(call):
+        return True
+    if isinstance(func, ast.Name):
+        return func.id in BUILTINS and func.id not in facts.functions
+    if isinstance(func, ast.Attribute):
+        if isinstance(func.value, ast.Constant) or callee_name(func) in APPENDING:
+            return True
+        return (dotted_parts(func) or [""])[0] in facts.numpy_modules
+    return False
+
+
+def _first_operation(facts: Module, node: ast.AST, start: int) -> bool:
+    """``node`` is an operation outside jit that the module does not call before ``start``:
+    neither the same function nor, for arithmetic, the same operator."""
+    if not _operation(facts, node):
+        return False
+    if isinstance(node, ast.BinOp):
+        return not any(
+            type(other.op) is type(node.op) and other.lineno < start and facts.computes(other)
+            for other in facts.of(ast.BinOp)
+        )
+    assert isinstance(node, ast.Call)
+    if isinstance(node.func, ast.Call):
+        made = ast.dump(node.func)
+        return not any(
+            other.lineno < start and ast.dump(other.func) == made
+            for other in facts.of(ast.Call)
+            if isinstance(other.func, ast.Call)
+        )
+    key = callee_key(node.func)
+    return key in facts.called and facts.called[key][0] >= start
 
 
 def _compiles(facts: Module, call: ast.Call, start: int) -> str:
