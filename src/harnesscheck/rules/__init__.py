@@ -67,9 +67,9 @@ class Seen:
         return self.lines(sorted({tuple(c) for f in self.found for c in f.get("calls", [])}))
 
 
-# A word a mistake cannot be written without, or words it needs all of (``except`` and
-# ``RuntimeError``).
-Word = str | tuple[str, ...]
+# A word a mistake cannot be written without, words it needs all of, or a pattern its words
+# must make (``except (ValueError, RuntimeError)``).
+Word = str | tuple[str, ...] | re.Pattern[str]
 
 
 @dataclass(frozen=True)
@@ -137,10 +137,15 @@ def parse_codes(text: str) -> set[str]:
 
 def worth_checking(source: str) -> bool:
     """Could any rule find anything in ``source``? (Most files have no timing, and are left.)"""
-    return any(
-        word in source if isinstance(word, str) else all(part in source for part in word)
-        for word in WORDS
-    )
+    return any(_holds(source, word) for word in WORDS)
+
+
+def _holds(source: str, word: Word) -> bool:
+    if isinstance(word, str):
+        return word in source
+    if isinstance(word, tuple):
+        return all(part in source for part in word)
+    return word.search(source) is not None
 
 
 def check(facts: Module, codes: set[str] | None = None) -> list[Finding]:

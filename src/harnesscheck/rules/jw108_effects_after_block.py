@@ -26,6 +26,7 @@ Right: `jax.effects_barrier()` after the block, before reading `calls`.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
@@ -41,7 +42,7 @@ SUMMARY = (
     "what a host callback changed is read after a block on arrays, with no "
     "jax.effects_barrier(): the block waits for arrays, not for callbacks"
 )
-WORDS = ("callback",)
+WORDS = (re.compile(r"callback\s*\("),)  # a call of one: debug.callback(, io_callback(
 
 CHANGING = APPENDING | {"update", "setdefault", "pop", "clear"}  # calls that change an object
 

@@ -18,6 +18,7 @@ Right: `out = jax.block_until_ready(step(x))` inside the `try`.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
@@ -32,7 +33,7 @@ SUMMARY = (
     "a runtime error is caught around a JAX call that is not waited on: a failure while the "
     "computation runs is raised at the wait, outside the try"
 )
-WORDS = (("except", "RuntimeError"),)  # both: a handler of it
+WORDS = (re.compile(r"except\b[^:]*RuntimeError"),)  # a handler of it (Jax-, XlaRuntimeError)
 
 RUNTIME_ERRORS = {"RuntimeError", "XlaRuntimeError", "JaxRuntimeError"}
 
