@@ -12,8 +12,6 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
 from harnesscheck.errors import ReviewError
 
 CELL_TIMER = "jaxwaits_timed_cell"  # what a `%%timeit` cell is made: a `with` block of this
@@ -265,6 +263,8 @@ def _markdown(path: Path, text: str) -> Read:
     out in a note, and the others are still read. A fence never closed runs to the end of the
     page, as CommonMark has it: it is read when that is Python, and is the page's fault when
     not."""
+    from markdown_it import MarkdownIt  # only pages need it: a tenth of a second to import
+
     lines = [""] * len(text.splitlines())
     found = False
     done = Read([])
