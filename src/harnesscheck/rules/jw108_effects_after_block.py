@@ -42,7 +42,12 @@ SUMMARY = (
     "what a host callback changed is read after a block on arrays, with no "
     "jax.effects_barrier(): the block waits for arrays, not for callbacks"
 )
-WORDS = (re.compile(r"callback\s*\("),)  # a call of one: debug.callback(, io_callback(
+# A call of one (debug.callback(, io_callback(), not pure_callback( nor a def of one; each
+# pattern begins with its word, which a search finds fast.
+WORDS = (
+    re.compile(r"callback(?<=\Wcallback)(?<!def callback)\s*\("),
+    re.compile(r"io_callback(?<!def io_callback)\s*\("),
+)
 
 CHANGING = APPENDING | {"update", "setdefault", "pop", "clear"}  # calls that change an object
 
