@@ -12,11 +12,14 @@ import threading
 import time
 import tomllib
 import warnings
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import partial
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 from harnesscheck import rules as registry
 from harnesscheck import sources
@@ -71,27 +74,47 @@ def _review(paths: list[Path], rules: set[str], jobs: int | None) -> Review:
     pool = partial(
         ProcessPoolExecutor, mp_context=forked, initializer=_start, initargs=(os.getpid(),)
     )
+    # Most files hold no word a mistake needs and are only compiled (to say one is not Python):
+    # with cores to spare a scout reads every file first, says which to model, and compiles
+    # the others, beside the model. What it did not say (it died) is done here.
+    read: list[_File | None] = [None] * len(found)
+    global _files  # what forked workers check: they inherit it, and the model, unpickled
     with ExitStack() as stack:
-        # Most files hold no word a mistake needs and are only compiled (to say one is not
-        # Python): with cores to spare a process does that from the start, beside the model.
-        compiling = None
-        if workers > 1:
-            early = stack.enter_context(pool(1))
-            compiling = early.submit(_compile_unworthy, found)
-        read = [_read(path, program, compiling is None) for path in found]  # the model's first
-        failed = program.resolve()  # step, file by file, and its second, before any rule runs
-        global _files  # what forked workers check: they inherit it, and the model, unpickled
-        _files = [(file, rules, failed) for file in read]
-        if workers > 1:
-            with pool(workers) as workers_pool:
-                outcomes = list(workers_pool.map(_check_nth, range(len(read)), chunksize=16))
-        else:
-            outcomes = [_check_nth(i) for i in range(len(read))]
-        _files = []
-        not_python = compiling.result() if compiling is not None else {}
+        scout = stack.enter_context(_Scout(found, forked)) if workers > 1 else None
+        told = False
+        if scout is not None:
+            try:
+                for i in scout.worth():
+                    read[i] = _read(found[i], program, False)  # the model's first step
+                told = True
+            except (EOFError, OSError):
+                pass
+        left = [i for i, file in enumerate(read) if file is None]
+        for i in left:
+            read[i] = _File(found[i]) if told else _read(found[i], program, scout is None)
+        files = [file for file in read if file is not None]
+        failed = program.resolve()  # the model's second step, before any rule runs
+        _files = [(file, rules, failed) for file in files]
+        try:
+            if workers > 1:
+                with pool(workers) as workers_pool:
+                    outcomes = list(workers_pool.map(_check_nth, range(len(files)), chunksize=16))
+            else:
+                outcomes = [_check_nth(i) for i in range(len(files))]
+        finally:
+            _files = []
+        not_python = None
+        if scout is not None and told:  # the files left to compile: the last ones taken here
+            mine = scout.share(partial(_compile_nth, found))
+            theirs = scout.not_python()
+            not_python = None if theirs is None else theirs | mine
+        if scout is not None and not_python is None:  # the scout died: compile here
+            not_python = {}
+            for i in range(len(found)):
+                not_python |= _compile_nth(found, i)
     for i, (located, problems, notes) in enumerate(outcomes):
         done.findings += located
-        done.unreadable += problems + not_python.get(i, [])
+        done.unreadable += problems + (not_python or {}).get(i, [])
         done.notes += notes
     return done
 
@@ -136,7 +159,7 @@ def _read(path: Path, program: Program, compile_unworthy: bool) -> _File:
     """The file at ``path``, its chunks that may hold a mistake added to ``program``; whatever
     goes wrong in it (it cannot be read, it is nested past Python's recursion limit) is its
     error, and the other files are still reviewed. A Python file with no word a mistake needs
-    is left to be compiled when checked, or not kept (:func:`_compile_unworthy` has it)."""
+    is left to be compiled when checked, or not kept (the scout compiles it: :class:`_Scout`)."""
     file = _File(path)
     try:
         read = sources.read(path)
@@ -166,25 +189,109 @@ def _read(path: Path, program: Program, compile_unworthy: bool) -> _File:
     return file
 
 
-def _compile_unworthy(paths: list[Path]) -> dict[int, list[str]]:
-    """By the index of its file, what the Python files among ``paths`` with no word a mistake
-    needs say when compiled: that one is not Python. A file that cannot be read is left to
-    :func:`_read`, which says so."""
-    said: dict[int, list[str]] = {}
-    for i, path in enumerate(paths):
-        if path.suffix != ".py":
-            continue
+class _Scout:
+    """A process that reads every file beside the model: it says first, as it finds them, which
+    files the review must read itself (Python that holds a word a mistake needs, a page, a
+    notebook, a file it cannot read), then what the other files say when compiled."""
+
+    def __init__(self, paths: list[Path], context: Any) -> None:
+        self._said, told = context.Pipe(duplex=False)
+        self._left = _Ends(len(paths), context)
+        self._process = context.Process(target=_scout, args=(paths, told, self._left, os.getpid()))
+        self._process.start()
+        told.close()  # the scout's end: once it is gone, reading ours ends (EOFError)
+
+    def __enter__(self) -> _Scout:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._process.kill()  # done by now, unless the review itself failed
+        self._process.join()
+        self._said.close()
+
+    def worth(self) -> Iterator[int]:
+        """The indices of the files to read here, in order."""
+        while (i := self._said.recv()) is not None:
+            yield i
+
+    def share(self, compile_nth: Callable[[int], dict[int, list[str]]]) -> dict[int, list[str]]:
+        """Compile here the files left to compile from the last, as the scout does from the
+        first, until the two meet: what ``compile_nth`` says of each taken here."""
+        said: dict[int, list[str]] = {}
+        while (i := self._left.take(first=False)) is not None:
+            said |= compile_nth(i)
+        return said
+
+    def not_python(self) -> dict[int, list[str]] | None:
+        """By the index of its file, what a file it compiled says: that it is not Python;
+        None if it died first."""
         try:
-            chunks = sources.read(path).chunks
-        except Exception:
-            continue
-        file = _File(
-            path, [(chunk, None) for chunk in chunks if not registry.worth_checking(chunk.source)]
-        )
-        _, problems, _ = _check_outcome(file, set(), {})
-        if problems:
-            said[i] = problems
-    return said
+            said: dict[int, list[str]] = self._said.recv()
+        except (EOFError, OSError):
+            return None
+        return said
+
+
+class _Ends:
+    """The files, by index, shared by two processes that each take the next from one end (the
+    scout from the first, the review from the last) until they meet."""
+
+    def __init__(self, count: int, context: Any) -> None:
+        self._lock = context.Lock()
+        self._first = context.RawValue("i", 0)
+        self._last = context.RawValue("i", count)
+
+    def take(self, first: bool) -> int | None:
+        with self._lock:
+            if self._first.value >= self._last.value:
+                return None
+            if first:
+                self._first.value += 1
+                return int(self._first.value - 1)
+            self._last.value -= 1
+            return int(self._last.value)
+
+
+def _scout(paths: list[Path], told: Connection, left: _Ends, parent: int) -> None:
+    _start(parent)
+    unworthy: dict[int, _File | None] = {}
+    for i, path in enumerate(paths):
+        needed, unworthy[i] = _sorted_out(path)
+        if needed:
+            told.send(i)
+    told.send(None)
+    said: dict[int, list[str]] = {}
+    while (i := left.take(first=True)) is not None:  # one at a time: the review takes some
+        said |= _compiled(i, unworthy[i])
+    told.send(said)
+    told.close()
+
+
+def _sorted_out(path: Path) -> tuple[bool, _File | None]:
+    """Whether the review must read ``path`` itself (Python that holds a word a mistake needs,
+    a page, a notebook, a file that cannot be read), and the chunks of its Python that hold
+    none, only to be compiled."""
+    try:
+        chunks = sources.read(path).chunks if path.suffix == ".py" else None
+    except Exception:
+        chunks = None  # the review reads it, and says why it cannot
+    if chunks is None:
+        return True, None
+    worth = [registry.worth_checking(chunk.source) for chunk in chunks]
+    left = [(chunk, None) for chunk, w in zip(chunks, worth, strict=True) if not w]
+    return any(worth), _File(path, left) if left else None
+
+
+def _compiled(i: int, file: _File | None) -> dict[int, list[str]]:
+    """What the ``i``-th file's chunks to be only compiled say when compiled, by its index:
+    that it is not Python."""
+    problems = _check_outcome(file, set(), {})[1] if file is not None else []
+    return {i: problems} if problems else {}
+
+
+def _compile_nth(paths: list[Path], i: int) -> dict[int, list[str]]:
+    """:func:`_compiled` of the ``i``-th path, read again (a page or notebook: nothing)."""
+    return _compiled(i, _sorted_out(paths[i])[1]) if paths[i].suffix == ".py" else {}
 
 
 def _failed(path: Path, error: BaseException) -> str:

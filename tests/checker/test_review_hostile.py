@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib import parse
 
@@ -281,3 +283,40 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+@pytest.mark.parametrize("dies", ["while it tells", "while it compiles"])
+def test_what_a_scout_that_died_did_not_say_is_done_by_the_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dies: str
+) -> None:
+    """On two cores a scout process says which files to model and compiles the rest; killed
+    before it told of every file, or before it said what it compiled, the review does that
+    itself and reports as it does on one core: no finding and no file that is not Python lost."""
+    for i in range(130):  # enough files for a second process (one per 64)
+        (tmp_path / f"m{i:03}.py").write_text(f"x = {i}\n")
+    (tmp_path / "m050_bad.py").write_text("def (:\n")
+    (tmp_path / "m100_bench.py").write_text(MISTAKE)
+    alone = review.review([tmp_path], set(RULES), jobs=1)
+    assert alone.findings and alone.unreadable
+    review_pid = os.getpid()
+
+    def dying(real: Callable[..., object]) -> Callable[..., object]:
+        def scout_side(*args: object) -> object:
+            if os.getpid() != review_pid:  # in the scout, forked with this patch in place
+                os._exit(1)
+            return real(*args)
+
+        return scout_side
+
+    if dies == "while it tells":  # it has told of files up to the 40th
+        told = review._sorted_out
+        monkeypatch.setattr(
+            review,
+            "_sorted_out",
+            lambda path: dying(told)(path) if "m040" in path.name else told(path),
+        )
+    else:
+        monkeypatch.setattr(review, "_compiled", dying(review._compiled))
+    both = review.review([tmp_path], set(RULES), jobs=2)
+    assert both.findings == alone.findings
+    assert both.unreadable == alone.unreadable
