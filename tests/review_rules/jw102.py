@@ -47,6 +47,11 @@ t12 = time.time()
 dv = jax.grad(squares)(a).block_until_ready()  # <- JW102
 print(time.time() - t12)
 
+batched = jax.vmap(squares)
+t15 = time.time()  # a transformation bound to a name, called outside jit: operation by operation
+totals = batched(a).block_until_ready()  # <- JW102
+print(time.time() - t15)
+
 t14 = time.time()  # three operations' first calls: one finding, at the first
 key = jax.random.PRNGKey(0)  # <- JW102
 m = jax.random.normal(key, (40, 40))

@@ -94,6 +94,7 @@ class Local:
         self.timing_methods: dict[str, set[str]] = {}  # class -> its methods that are ones
         self.functions: dict[str, list[Function]] = {}
         self.jax_functions: set[str] = set()  # module functions that dispatch and never wait
+        self.transformed: set[str] = set()  # names bound to a transformation: g = jax.grad(f)
         self.waiting_functions: set[str] = set()  # module functions that wait
         self.called: dict[str, list[int]] = {}  # function name -> lines where it is called
         # What keeps the fastest (or the median) of repeated timings, or drops the first ones:
@@ -247,6 +248,7 @@ class Local:
                 self.pure.add(target.id)
             elif wrapper in TRACING and isinstance(target, ast.Name):
                 self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
+                self.transformed.add(target.id)  # ... outside jit, operation by operation
 
     def _wraps_jitted(self, call: ast.Call) -> bool:
         """A wrapper class of the module made around a jitted function: whisper-jax's

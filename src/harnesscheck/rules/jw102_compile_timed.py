@@ -194,7 +194,8 @@ def _timings(facts: Module, end: ast.AST) -> set[str]:
 def _operation(facts: Module, node: ast.AST) -> str:
     """How ``node`` is shown when it is an operation run outside jit that compiles on its first
     call: one of jax's own namespace but a transfer (``jnp.dot(a, b)``), arithmetic on JAX
-    arrays (``a + b``), or a transformation called at once (``jax.grad(f)(x)``); else ""."""
+    arrays (``a + b``), or a transformation called (``jax.grad(f)(x)``, ``g(x)`` where
+    ``g = jax.vmap(f)``); else ""."""
     if isinstance(node, ast.BinOp):
         return ast.unparse(node) if facts.computes(node) else ""
     if not isinstance(node, ast.Call):
@@ -205,6 +206,8 @@ def _operation(facts: Module, node: ast.AST) -> str:
         made = wrapper in TRACING and wrapper not in JITTING and func.args
         return f"{callee_key(func.func)}({callee_key(func.args[0])})" if made else ""
     name = callee_name(func)
+    if isinstance(func, ast.Name) and func.id in facts.transformed:
+        return func.id  # g = jax.grad(f), then g(x)
     ours = isinstance(func, ast.Attribute) and facts.from_jax(func)
     if not (ours or (isinstance(func, ast.Name) and func.id in facts.jax_names)):
         return ""
