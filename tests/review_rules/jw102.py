@@ -59,6 +59,30 @@ jnp.matmul(m, m).block_until_ready()
 print(time.time() - t14)
 
 
+for n in (64, 128, 256):  # each size a new shape, which compiles inside its own timing
+    m = jnp.ones((n, n))
+    t16 = time.perf_counter()
+    step(m).block_until_ready()  # <- JW102
+    print(n, time.perf_counter() - t16)
+
+
+class Tracker:  # a method that calls a jitted function kept on self (JAXTrace's tracker)
+    def __init__(self):
+        @jax.jit
+        def _run(v):
+            return v * 3
+
+        self._run = _run
+
+    def track(self, v):
+        return self._run(v)
+
+    def bench(self, v):
+        t18 = time.perf_counter()
+        self.track(v).block_until_ready()  # <- JW102
+        return time.perf_counter() - t18
+
+
 # %% done right
 
 import time
@@ -158,3 +182,17 @@ def prefill_loop(engine_prefill, params, iters):  # the handed step is the work 
         out = engine_prefill(params, sub)
     jax.block_until_ready(out)
     return time.time() - start
+
+
+for n in (64, 128, 256):  # warmed up with each size before its timing
+    m = jnp.ones((n, n))
+    step(m).block_until_ready()
+    t16 = time.perf_counter()
+    step(m).block_until_ready()
+    print(n, time.perf_counter() - t16)
+
+for i in range(3):  # the same shape on each round: the loop's variable only scales the data
+    m = jnp.ones((10, 10)) * i
+    t17 = time.perf_counter()
+    step(m).block_until_ready()
+    print(i, time.perf_counter() - t17)

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from harnesscheck.findings import Finding, finding, says
 from harnesscheck.model.library import APPENDING, JITTING, LOOPS, MAPPING, MOVING, TRACING
 from harnesscheck.model.module import Module
+from harnesscheck.model.shapes import reshaped
 from harnesscheck.model.syntax import (
     Function,
     bound_names,
@@ -30,6 +31,7 @@ from harnesscheck.model.syntax import (
     callee_name,
     dotted_parts,
     is_timer,
+    names_read,
     spans_line,
 )
 from harnesscheck.regions import TIMED_WORDS, WARM_UP, Region, running
@@ -82,6 +84,37 @@ def check(source: Source) -> Iterator[Finding]:
                 )
         if fresh is None and _operations_only(facts, region):
             yield from _operations_first(facts, region)
+        if fresh is None:
+            yield from _new_shapes(facts, region, said)
+
+
+def _new_shapes(facts: Module, region: Region, said: set[str]) -> Iterator[Finding]:
+    """The calls that compile again on each round of the loop around the region: of a jitted
+    function (or an operation outside jit, where those are all it times) handed an array whose
+    shape changes with the loop's variable, not called in the loop before the timer starts."""
+    found = reshaped(facts, region.start)
+    if found is None or not found[1]:
+        return
+    loop, made = found
+    operations = _operations_only(facts, region)
+    for call in region.timed.every:
+        arguments = ast.Tuple([*call.args, *[k.value for k in call.keywords]])
+        handed = sorted(names_read(arguments) & made.keys())
+        compiling = _compiles(facts, call, region.start, first=False)
+        if not compiling and operations and (operation := _operation(facts, call)):
+            compiling = repr(operation)
+        lines = facts.called.get(callee_key(call.func), [])
+        warmed = any(loop.lineno < line < region.start for line in lines)
+        if not handed or not compiling or warmed or compiling in said:
+            continue
+        said.add(compiling)
+        yield finding(
+            CODE,
+            call,
+            f"{compiling} is called with {handed[0]!r}, whose shape changes with "
+            f"{made[handed[0]]!r} on each round of the loop: each new shape compiles inside the "
+            "timed region; call it once (blocked) with each shape before the timer starts",
+        )
 
 
 def _warmed_here(facts: Module, node: ast.AST) -> bool:
@@ -263,25 +296,31 @@ def _first_operation(facts: Module, node: ast.AST, start: int) -> bool:
     return key in facts.called and facts.called[key][0] >= start
 
 
-def _compiles(facts: Module, call: ast.Call, start: int) -> str:
-    def first(name: str) -> bool:
-        return name in facts.called and facts.called[name][0] >= start
+def _compiles(facts: Module, call: ast.Call, start: int, first: bool = True) -> str:
+    """What ``call`` compiles, shown: a jitted function, a lax loop over one, or a function of
+    the module that calls one (the only caller, when it is the ``first`` call of it that is
+    asked for); "" for none."""
+
+    def first_call(name: str) -> bool:
+        return name in facts.called and (not first or facts.called[name][0] >= start)
 
     name = callee_key(call.func)
     if name in facts.identities:
         return ""  # jit(lambda x: x, out_shardings=...) moves arrays: a copy, not a step
-    if name in facts.jitted and first(name):
+    if name in facts.jitted and first_call(name):
         return repr(name)
     if callee_name(call.func) in LOOPS:
         looped = [callee_key(a) for a in call.args if callee_key(a) in facts.jitted]
-        return next((repr(n) for n in looped if first(n)), "")
+        return next((repr(n) for n in looped if first_call(n)), "")
     function = name.removeprefix("self.")
-    if not first(name) or "." in function:
+    if not first_call(name) or "." in function:
         return ""
     for definition in facts.functions.get(function, []):
-        inner = {callee_key(n.func) for n in ast.walk(definition) if isinstance(n, ast.Call)}
+        keys = {callee_key(n.func) for n in ast.walk(definition) if isinstance(n, ast.Call)}
+        inner = keys | {key.removeprefix("self.") for key in keys}  # self.step = jax.jit(f)
         for jitted in sorted(inner & facts.jitted):
-            if all(spans_line(definition, line) for line in facts.called[jitted]):
+            lines = facts.called.get(jitted, []) + facts.called.get(f"self.{jitted}", [])
+            if not first or all(spans_line(definition, line) for line in lines):
                 return f"{jitted!r} (through {name!r})"
     return ""
 
