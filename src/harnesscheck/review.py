@@ -218,7 +218,7 @@ class _Scout:
         """Compile here the files left to compile from the last, as the scout does from the
         first, until the two meet: what ``compile_nth`` says of each taken here."""
         said: dict[int, list[str]] = {}
-        while (i := self._left.take(first=False)) is not None:
+        while (i := self._left.take(first=False, other=self._process)) is not None:
             said |= compile_nth(i)
         return said
 
@@ -241,8 +241,13 @@ class _Ends:
         self._first = context.RawValue("i", 0)
         self._last = context.RawValue("i", count)
 
-    def take(self, first: bool) -> int | None:
-        with self._lock:
+    def take(self, first: bool, other: Any = None) -> int | None:
+        """The next index from one end; None once the ends meet, or once ``other`` (the
+        process that takes from the other end) has died holding the lock."""
+        while not self._lock.acquire(timeout=0.2):
+            if other is not None and not other.is_alive():
+                return None
+        try:
             if self._first.value >= self._last.value:
                 return None
             if first:
@@ -250,6 +255,8 @@ class _Ends:
                 return int(self._first.value - 1)
             self._last.value -= 1
             return int(self._last.value)
+        finally:
+            self._lock.release()
 
 
 def _scout(paths: list[Path], told: Connection, left: _Ends, parent: int) -> None:

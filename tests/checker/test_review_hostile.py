@@ -285,7 +285,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("dies", ["while it tells", "while it compiles"])
+@pytest.mark.parametrize("dies", ["while it tells", "while it compiles", "holding the lock"])
 def test_what_a_scout_that_died_did_not_say_is_done_by_the_review(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dies: str
 ) -> None:
@@ -315,8 +315,18 @@ def test_what_a_scout_that_died_did_not_say_is_done_by_the_review(
             "_sorted_out",
             lambda path: dying(told)(path) if "m040" in path.name else told(path),
         )
-    else:
+    elif dies == "while it compiles":
         monkeypatch.setattr(review, "_compiled", dying(review._compiled))
+    else:  # killed between taking the shared lock and letting it go: the review does not hang
+
+        def take_and_die(self: review._Ends, first: bool, other: object = None) -> int | None:
+            if os.getpid() != review_pid:
+                self._lock.acquire()
+                os._exit(1)
+            return taken(self, first, other)
+
+        taken = review._Ends.take
+        monkeypatch.setattr(review._Ends, "take", take_and_die)
     both = review.review([tmp_path], set(RULES), jobs=2)
     assert both.findings == alone.findings
     assert both.unreadable == alone.unreadable
