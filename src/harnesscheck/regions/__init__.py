@@ -47,6 +47,8 @@ def judgeable(region: Region, facts: Module) -> bool:
     timed = region.timed
     if not (timed.calls or timed.arithmetic) or timed.maybe or timed.unseen:
         return False
+    if timed.forgotten and not timed.made:  # no work after the code that may have waited
+        return False
     return not facts.meant(region.start, region.end, DISPATCH)
 
 

@@ -35,6 +35,7 @@ class Timed:
         self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
         self.waited: set[Place] = set()
         self.maybe = False  # code this review cannot see is handed results of a step
+        self.forgotten = False  # ... or of other work, all of whose work so far is then left
         self.handed_to: list[ast.Call] = []  # ... by these calls
         # results of code this review cannot see, handed timed arrays: it may have waited on
         # them, unless its results are only more input to timed work (preparing a batch)
@@ -163,7 +164,13 @@ class Timed:
             if receiver is not None and self.held(receiver):
                 return  # out.reshape(...) computes
             bound = isinstance(statement, ast.Assign) and node in spine(statement.value)
-            if handed & self.steps or not bound:
+            runs = any(isinstance(a, ast.Lambda) for a in arguments.elts)
+            if not bound and not handed & self.steps and not runs:
+                # train_data.shuffle(key), handed results of earlier work, not a function to
+                # run: it may have waited for what was dispatched before it, never after
+                self.made.clear()
+                self.forgotten = True
+            elif handed & self.steps or not bound:
                 self.maybe = True
                 self.handed_to.append(node)
             else:  # batch = prepare(x): more input, or the work being timed?
