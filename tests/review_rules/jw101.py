@@ -81,6 +81,27 @@ def train_epoch(data, key, x):  # code not seen, handed a key before the steps (
     return time.perf_counter() - t9  # <- JW101
 
 
+import optax
+from flax.training import train_state
+
+tx = optax.adam(1e-3)
+grad_step = jax.jit(jax.grad(lambda p: (p * p).sum()))
+
+
+def fit(params, opt_state):  # an optimizer optax makes computes outside jit (tsax)
+    t13 = time.perf_counter()
+    for _ in range(3):
+        updates, opt_state = tx.update(grad_step(params), opt_state)
+        params = optax.apply_updates(params, updates)
+    return time.perf_counter() - t13  # <- JW101
+
+
+state = train_state.TrainState.create(apply_fn=step, params=x, tx=tx)
+t14 = time.perf_counter()
+state = state.apply_gradients(grads=grad_step(state.params))  # a TrainState's update computes
+elapsed = time.perf_counter() - t14  # <- JW101
+
+
 # %% done right
 
 import time
@@ -214,3 +235,26 @@ def construct():  # the code not seen runs the work it is handed: it may wait fo
     t12 = time.perf_counter()
     chebfun(lambda v: jnp.cos(v))
     return time.perf_counter() - t12
+
+
+import optax
+from flax.training import train_state
+
+tx = optax.adam(1e-3)
+grad_step = jax.jit(jax.grad(lambda p: (p * p).sum()))
+
+
+def fit(params, opt_state):
+    t13 = time.perf_counter()
+    for _ in range(3):
+        updates, opt_state = tx.update(grad_step(params), opt_state)
+        params = optax.apply_updates(params, updates)
+    jax.block_until_ready(params)
+    return time.perf_counter() - t13
+
+
+state = train_state.TrainState.create(apply_fn=step, params=x, tx=tx)
+t14 = time.perf_counter()
+state = state.apply_gradients(grads=grad_step(state.params))
+jax.block_until_ready(state)
+elapsed = time.perf_counter() - t14

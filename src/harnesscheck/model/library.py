@@ -24,7 +24,7 @@ def library(text: str) -> dict[str, set[str]]:
 KINDS = (
     "traces", "jits", "blocks", "loops", "times", "no-work", "waits", "waits-method",
     "device-waits", "passes", "robust", "appends", "callbacks", "maps", "models", "foreign",
-    "moves",
+    "moves", "computes",
 )  # fmt: skip
 
 
@@ -42,6 +42,12 @@ def makes_models(origin: str) -> bool:
     """Whether the callable imported from ``origin`` (its full dotted name, ``flax.linen.Module``)
     is a library's class of models or a function that returns one."""
     return _listed(origin, MODEL_MAKERS)
+
+
+def computes(origin: str) -> bool:
+    """Whether the function imported from ``origin`` (``optax.apply_updates``) is a library's
+    that computes on the arrays it is given and never waits."""
+    return _listed(origin, COMPUTES)
 
 
 def foreign(origin: str) -> bool:
@@ -62,6 +68,9 @@ def _listed(origin: str, names: dict[str, set[str]]) -> bool:
 TABLE = resources.files(__package__).joinpath("library.toml").read_text("utf-8")
 LIBRARY = library(TABLE)
 MODEL_MAKERS = owners(TABLE, "models")
+# What a model (or an optimizer, a train state) computes through, besides being called.
+MODEL_METHODS = ("apply", "init", "update", "apply_gradients")
+COMPUTES = owners(TABLE, "computes")
 FOREIGN = owners(TABLE, "foreign")
 TRACING = LIBRARY["traces"]  # its function argument (or decorated function) is traced, not run
 JITTING = LIBRARY["jits"]

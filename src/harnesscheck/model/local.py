@@ -21,6 +21,7 @@ from harnesscheck.model.library import (
     NUMPY_MODULES,
     ROBUST,
     TRACING,
+    computes,
     foreign,
     makes_models,
 )
@@ -378,6 +379,12 @@ class Local:
             return True
         origin = self._origin(parts)
         return origin is not None and makes_models(origin)
+
+    def library_computes(self, func: ast.AST) -> bool:
+        """``func`` names a library's function that computes on the arrays it is given and
+        never waits (``optax.apply_updates``)."""
+        origin = self._origin(dotted_parts(func))
+        return origin is not None and computes(origin)
 
     def _origin(self, parts: list[str]) -> str | None:
         """The full dotted name a dotted callee stands for, by what its first name was

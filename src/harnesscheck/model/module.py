@@ -22,6 +22,7 @@ from harnesscheck.model.library import (
     LIBRARIES,
     LOOPS,
     MAPPING,
+    MODEL_METHODS,
     NOT_WORK,
     PASSING,
     TRACING,
@@ -166,7 +167,8 @@ class Module(Local):
                     self.timing_contexts.update(bound_names(target))
             elif self.makes_models(call.func) or self._imported_model(call.func):
                 for name in (n for target in node.targets for n in bound_names(target)):
-                    self.jax_functions |= {name, f"{name}.apply"}  # model(x), model.apply(...)
+                    # model(x), model.apply(...), tx.update(grads, state)
+                    self.jax_functions |= {name, *(f"{name}.{m}" for m in MODEL_METHODS)}
 
     def _imported_model(self, func: ast.AST) -> bool:
         """``func`` is a class of models another module of the program defines."""
@@ -353,6 +355,8 @@ class Module(Local):
         if not isinstance(node, ast.Call):
             return False
         func = node.func
+        if self.library_computes(func):
+            return True  # optax.apply_updates(params, updates)
         if isinstance(func, ast.Name):
             name = func.id
             if self._computing(name):
