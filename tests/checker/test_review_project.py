@@ -442,6 +442,52 @@ state.block_until_ready()
 print(time.time() - t0)
 """,
     },
+    "a timer function imported from its own file, the package's __init__ not reviewed (jaxsnn)": {
+        "pkg/utils/time_it.py": """\
+import time
+
+
+def time_it(timed_function, *args):
+    start = time.time()
+    res = timed_function(*args)
+    return res, time.time() - start  # <- JW101
+""",
+        "pkg/training.py": """\
+import jax
+from pkg.utils import time_it
+
+
+def epoch(update, state, batches):
+    res, duration = time_it(jax.lax.scan, update, state, batches)
+    return res, duration
+""",
+    },
+    "a timer's method handed a function on by another of its methods (JAX-ENT)": {
+        "timers.py": """\
+import time
+
+
+class StepTimer:
+    def phase(self, fn):
+        start = time.perf_counter()
+        fn()
+        return time.perf_counter() - start  # <- JW101
+
+    def step(self, forward, backward):
+        return self.phase(forward) + self.phase(backward)
+""",
+        "run.py": """\
+import jax
+import jax.numpy as jnp
+from timers import StepTimer
+
+f = jax.jit(lambda v: v * 2)
+x = jnp.ones(4)
+timer = StepTimer()
+for _ in range(3):
+    timer.step(lambda: f(x), lambda: jax.grad(lambda v: (v * v).sum())(x))
+""",
+    },
     "two modules that import each other": {
         # a cycle: b, resolved while a is, sees a's own names (its step is jitted), so b.run
         # dispatches and the reading in a comes before that work is done

@@ -24,7 +24,7 @@ def library(text: str) -> dict[str, set[str]]:
 KINDS = (
     "traces", "jits", "blocks", "loops", "times", "no-work", "waits", "waits-method",
     "device-waits", "passes", "robust", "appends", "callbacks", "maps", "models", "foreign",
-    "moves", "computes",
+    "moves", "computes", "waits-attribute",
 )  # fmt: skip
 
 
@@ -83,6 +83,7 @@ NOT_WORK = LIBRARY["no-work"]
 # Calls that wait for a JAX array's values (they read them, or wait for them).
 WAITING_METHODS = LIBRARY["waits-method"]
 WAITING_FUNCTIONS = LIBRARY["waits"]
+WAITING_ATTRIBUTES = LIBRARY["waits-attribute"]  # loss._value: read, it fetches the values
 # Calls that might wait for everything dispatched before them ...
 DEVICE_WAITS = LIBRARY["device-waits"]
 # ... and any call named like `sync()`, `sync_func()`, `synchronize_all_activity()`

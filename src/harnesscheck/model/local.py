@@ -15,6 +15,7 @@ from harnesscheck.model.library import (
     APPENDING,
     BLOCKING,
     CALLBACKS,
+    COMPUTES,
     JAX_MODULES,
     JITTING,
     LOOPS,
@@ -383,6 +384,8 @@ class Local:
     def library_computes(self, func: ast.AST) -> bool:
         """``func`` names a library's function that computes on the arrays it is given and
         never waits (``optax.apply_updates``)."""
+        if callee_name(func) not in COMPUTES:
+            return False  # most calls: no library's computing function goes by their name
         origin = self._origin(dotted_parts(func))
         return origin is not None and computes(origin)
 

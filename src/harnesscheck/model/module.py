@@ -14,10 +14,10 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from harnesscheck.model.classify import classify_functions
+from harnesscheck.model.handing import Handed, find_scopes
 from harnesscheck.model.library import (
     LIBRARIES,
     LOOPS,
@@ -39,7 +39,6 @@ from harnesscheck.model.syntax import (
     may_sync,
     names_read,
     of_the_host,
-    positional_params,
     walk,
 )
 
@@ -55,16 +54,6 @@ NOT_WORK_OR_TRACING = NOT_WORK | TRACING
 
 # Finds the module an import names, given its dotted name and relative level.
 Imports = Callable[[str, int], "Module | None"]
-
-
-@dataclass
-class Handed:
-    """A function whose parameters are handed JAX functions (by its module's calls, or by
-    another module's)."""
-
-    first: int
-    last: int
-    params: set[str]
 
 
 class Module(Local):
@@ -84,7 +73,7 @@ class Module(Local):
         path: Path | None = None,
     ) -> None:
         self._imports = imports
-        self._handed: dict[str, set[int]] = {}
+        self.handed_here: dict[str, set[int]] = {}
         # names bound to functions of other modules of the program: where they are defined
         self.imported_functions: dict[str, tuple[Module, str]] = {}
         self.inherited: dict[str, Module] = {}  # methods a class here inherits: where defined
@@ -92,6 +81,8 @@ class Module(Local):
         # classes imported from the program's modules, by the name bound here: (module, name)
         self._imported_classes: dict[str, tuple[Module, str]] = {}
         self.jax_values: set[str] = set()  # names bound to JAX arrays
+        # names bound to instances of the program's classes: (the class's module, its name)
+        self.instances: dict[str, tuple[Module, str]] = {}
         self.scopes: list[Handed] = []
         # names bound by imports the program could not follow (nor JAX's, NumPy's or the
         # standard library's): their code is not among the files reviewed; by name, the module
@@ -128,21 +119,21 @@ class Module(Local):
             ):
                 host |= names
         self.jax_values -= host
-        self._scopes()
+        find_scopes(self)
         self._step = 3
 
     def hand(self, handed: dict[str, set[int]]) -> bool:
         """Take the positions of its functions' parameters that other modules hand JAX
         functions; whether that changed anything (its scopes, and what it hands on)."""
         more = {
-            name: positions - self._handed.get(name, set()) for name, positions in handed.items()
+            name: positions - self.handed_here.get(name, set())
+            for name, positions in handed.items()
         }
         if not any(more.values()):
             return False
         for name, positions in handed.items():
-            self._handed.setdefault(name, set()).update(positions)
-        self.scopes, self.handing = [], []
-        self._scopes()
+            self.handed_here.setdefault(name, set()).update(positions)
+        find_scopes(self)
         return True
 
     def _made(self) -> None:
@@ -186,6 +177,10 @@ class Module(Local):
                 for name in bound_names(target):
                     for kind, methods in kinds.items():
                         getattr(self, kind).update(f"{name}.{m}" for m in methods)
+                    if made in self._class_methods:
+                        self.instances[name] = (self, made)
+                    elif made in self._imported_classes:
+                        self.instances[name] = self._imported_classes[made]
 
     def _methods_of(self, name: str) -> dict[str, set[str]]:
         """By kind, the methods of the class ``name`` names that time a block, are jitted,
@@ -241,6 +236,10 @@ class Module(Local):
                         self._imported_classes[bound] = found._imported_classes[alias.name]
                 elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
                     self._share(inner, f"{bound}.")  # from . import utils
+                    if found is None and alias.name in inner.functions:
+                        # from utils import time_it, the package's __init__ not in the program:
+                        # a call of it is time_it.py's time_it, which the __init__ exports
+                        self._share(inner, bound, alias.name)
 
     def _inherit(self, bound: str) -> None:
         """The methods a class of this module inherits from the class imported as ``bound``:
@@ -286,35 +285,7 @@ class Module(Local):
         them (``pool.map(write, chunks)``)."""
         return {self.partials.get(n, n) for a in call.args for n in names_read(a)}
 
-    def _scopes(self) -> None:
-        """Parameters of module functions that the module (or another, ``handed``) hands JAX
-        functions, by call or as a decorator: ``bench(step, x)``, ``@timed``; and the functions
-        of other modules of the project it hands them to (``handing``)."""
-        handed: dict[str, set[int]] = {k: set(v) for k, v in self._handed.items()}
-        for node in self.of(ast.Call):
-            if key := callee_key(node.func):
-                for i, argument in enumerate(node.args):
-                    if self._jax_function(argument):
-                        handed.setdefault(key, set()).add(i)
-        for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
-            if node.name in self.jax_functions or node.name in self.jitted:
-                for decorator in node.decorator_list:
-                    if key := callee_key(decorator):
-                        handed.setdefault(key, set()).add(0)
-        for name, positions in handed.items():
-            if name in self.imported_functions:
-                target, theirs = self.imported_functions[name]
-                self.handing.append((target, theirs, positions))
-            method = name.removeprefix("self.")
-            shift = 1 if method != name else 0  # self._embed(state, fn): fn is the third
-            for definition in self.functions.get(method, []) if "." not in method else []:
-                params = positional_params(definition)
-                chosen = {params[i + shift] for i in positions if i + shift < len(params)}
-                if chosen:
-                    last = definition.end_lineno or definition.lineno
-                    self.scopes.append(Handed(definition.lineno, last, chosen))
-
-    def _jax_function(self, node: ast.AST) -> bool:
+    def jax_function(self, node: ast.AST) -> bool:
         """A function that computes with JAX: jitted, of the module or the project, from jax
         itself, a ``partial`` of one, what a factory makes, or a lambda that calls one."""
         if isinstance(node, ast.Name):  # a partial of one: place = partial(device_put, ...)
@@ -327,7 +298,7 @@ class Module(Local):
             return bool(chain) and chain[0] in self.jax_modules and not set(chain) & NOT_WORK
         if isinstance(node, ast.Call):
             if callee_name(node.func) == "partial" and node.args:
-                return self._jax_function(node.args[0])
+                return self.jax_function(node.args[0])
             return self.wrapper(node.func) in TRACING or callee_key(node.func) in self.factories
         if isinstance(node, ast.Lambda):
             return self.jax_call(node.body)
@@ -372,7 +343,7 @@ class Module(Local):
         if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x), make_step()(x)
             return self.wrapper(func.func) in TRACING or callee_key(func.func) in self.factories
         if self._maps(func):  # tree_map(device_put_replicated, params, shardings)
-            return bool(node.args) and self._jax_function(node.args[0])
+            return bool(node.args) and self.jax_function(node.args[0])
         if self._computing(dotted_name(func)):
             return True  # self.step = jax.jit(f); train.step(x), train being of the project
         if dotted_parts(func)[:1] == ["self"] and len(dotted_parts(func)) == 2:  # self.evaluate()

@@ -428,12 +428,13 @@ WARM_UP = ("compil", "warm", "first step")
 
 # The words a timed region cannot be written without (a source with none of them has none).
 # A timing helper of the project (a context manager, a decorator, a function handed the step)
-# is found where its name says what it does: timer, Timer, timed, timing, chrono, stopwatch,
-# bench (a module that hands a JAX function to one, or times with one, names it). A clock of
-# datetime is read by now() (not every "datetime64"); chrono is named as a module or a class
-# (not inside "synchronous").
+# is found where its name says what it does: timer, Timer, timed, timing, time_it, chrono,
+# stopwatch, bench (a module that hands a JAX function to one, or times with one, names it).
+# A clock of datetime is read by now() (not every "datetime64"); chrono is named as a module or
+# a class (not inside "synchronous").
 TIMED_WORDS = (
     "timeit", "time()", "time.time", "perf_counter", "monotonic", "process_time", "time_ns",
     "default_timer", "now(", "bench", "while state", CELL_TIMER, "imer", "timed", "timing",
+    "time_it",
     "chrono.", "Chrono", "topwatch",
 )  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from harnesscheck.model.library import APPENDING
+from harnesscheck.model.library import APPENDING, WAITING_ATTRIBUTES
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import (
     Place,
@@ -80,6 +80,8 @@ class Timed:
                 self._call(node, statement)
             elif isinstance(node, ast.FormattedValue):
                 self.waited |= self.held(node.value)  # f"{loss}" reads the values
+            elif isinstance(node, ast.Attribute) and node.attr in WAITING_ATTRIBUTES:
+                self.waited |= self.held(node.value)  # loss._value (alpa's benchmarks)
             elif isinstance(node, ast.Assert):
                 self.waited |= self.held(node.test)  # `if loss < best:` reads the values
         for target, value in module.assignments(statement):

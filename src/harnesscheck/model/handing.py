@@ -1,0 +1,91 @@
+"""Which parameters of a module's functions are handed JAX functions to run: ``bench(step, x)``,
+``@timed``, ``profiler.phase(lambda: step(x))``, and a parameter handed on to another helper
+(``profile_step(f)`` calling ``self.profile_phase(f)``). Inside such a function, a call of that
+parameter dispatches JAX work. What a module hands to another module's functions is handed
+there by the program (:meth:`~harnesscheck.model.program.Program.resolve`)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from harnesscheck.model.syntax import Function, callee_key, positional_params
+
+if TYPE_CHECKING:
+    from harnesscheck.model.module import Module
+
+ROUNDS = 8  # of handing a parameter on through helpers: each round reaches one helper deeper
+
+
+@dataclass
+class Handed:
+    """A function whose parameters are handed JAX functions (by its module's calls, or by
+    another module's)."""
+
+    first: int
+    last: int
+    params: set[str]
+
+
+def find_scopes(module: Module) -> None:
+    """Set ``module.scopes``, the parameters of its functions handed JAX functions (by its own
+    calls and decorators, or by other modules: ``module.handed_here``), and ``module.handing``,
+    the functions of other modules of the program it hands them to."""
+    handed: dict[str, set[int]] = {k: set(v) for k, v in module.handed_here.items()}
+    for node in module.of(ast.FunctionDef, ast.AsyncFunctionDef):
+        if node.name in module.jax_functions or node.name in module.jitted:
+            for decorator in node.decorator_list:
+                if key := callee_key(decorator):
+                    handed.setdefault(key, set()).add(0)
+    names: list[tuple[str, int, str, int]] = []  # calls handed a name: (callee, position, ...)
+    for node in module.of(ast.Call):
+        if key := callee_key(node.func):
+            for i, argument in enumerate(node.args):
+                if module.jax_function(argument):
+                    handed.setdefault(key, set()).add(i)
+                elif isinstance(argument, ast.Name):
+                    names.append((key, i, argument.id, node.lineno))
+    for _ in range(ROUNDS):  # a parameter handed on: profile_step(f) -> profile_phase(f)
+        module.scopes, module.handing = [], []
+        for name, positions in handed.items():
+            _hand_to(module, name, positions)
+        more = [(key, i) for key, i, name, line in names if _handed(module, name, line)]
+        if all(i in handed.get(key, ()) for key, i in more):
+            return
+        for key, i in more:
+            handed.setdefault(key, set()).add(i)
+
+
+def _handed(module: Module, name: str, line: int) -> bool:
+    """``name``, read at ``line``, is a parameter its function is handed JAX functions in."""
+    return any(s.first <= line <= s.last and name in s.params for s in module.scopes)
+
+
+def _hand_to(module: Module, name: str, positions: set[int]) -> None:
+    """The parameters at ``positions`` of the function the call of ``name`` runs are handed
+    JAX functions: a scope of the module, or what another module of the program is handed."""
+    if name in module.imported_functions:
+        target, theirs = module.imported_functions[name]
+        module.handing.append((target, theirs, positions))
+    owner, dot, method = name.rpartition(".")
+    if owner in module.instances:  # profiler.profile_step(...): a method of its class
+        home, cls = module.instances[owner]
+        if home is not module:
+            module.handing.append((home, f"self.{method}", positions))
+            return
+        definitions = [
+            d for c in module.of(ast.ClassDef) if c.name == cls
+            for d in c.body if isinstance(d, Function) and d.name == method
+        ]  # fmt: skip
+    elif owner in ("", "self"):
+        definitions = module.functions.get(method, [])
+    else:
+        return
+    shift = 1 if dot else 0  # self._embed(state, fn): fn is the third parameter
+    for definition in definitions:
+        params = positional_params(definition)
+        chosen = {params[i + shift] for i in positions if i + shift < len(params)}
+        if chosen:
+            last = definition.end_lineno or definition.lineno
+            module.scopes.append(Handed(definition.lineno, last, chosen))
