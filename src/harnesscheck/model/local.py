@@ -15,14 +15,12 @@ from harnesscheck.model.library import (
     APPENDING,
     BLOCKING,
     CALLBACKS,
-    COMPUTES,
     JAX_MODULES,
     JITTING,
     LOOPS,
     NUMPY_MODULES,
     ROBUST,
     TRACING,
-    computes,
     foreign,
     makes_models,
 )
@@ -380,14 +378,6 @@ class Local:
             return True
         origin = self._origin(parts)
         return origin is not None and makes_models(origin)
-
-    def library_computes(self, func: ast.AST) -> bool:
-        """``func`` names a library's function that computes on the arrays it is given and
-        never waits (``optax.apply_updates``)."""
-        if callee_name(func) not in COMPUTES:
-            return False  # most calls: no library's computing function goes by their name
-        origin = self._origin(dotted_parts(func))
-        return origin is not None and computes(origin)
 
     def _origin(self, parts: list[str]) -> str | None:
         """The full dotted name a dotted callee stands for, by what its first name was

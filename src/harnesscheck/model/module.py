@@ -19,6 +19,7 @@ from pathlib import Path
 from harnesscheck.model.classify import classify_functions
 from harnesscheck.model.handing import Handed, find_scopes
 from harnesscheck.model.library import (
+    COMPUTES,
     LIBRARIES,
     LOOPS,
     MAPPING,
@@ -28,6 +29,7 @@ from harnesscheck.model.library import (
     TRACING,
     WAITING_FUNCTIONS,
     WAITING_METHODS,
+    computes,
 )
 from harnesscheck.model.local import Local
 from harnesscheck.model.syntax import (
@@ -356,6 +358,14 @@ class Module(Local):
                 work = NOT_WORK_OR_TRACING.isdisjoint(dotted_parts(func))
                 return work and not func.attr[:1].isupper()
         return False
+
+    def library_computes(self, func: ast.AST) -> bool:
+        """``func`` names a library's function that computes on the arrays it is given and
+        never waits (``optax.apply_updates``)."""
+        if callee_name(func) not in COMPUTES:
+            return False  # most calls: no library's computing function goes by their name
+        origin = self._origin(dotted_parts(func))
+        return origin is not None and computes(origin)
 
     @functools.cached_property
     def _jitted_methods(self) -> set[str]:
