@@ -117,6 +117,24 @@ profiler = Profiler()
 profiler.step(lambda: step(x))
 
 
+def timed_as(label):  # a decorator factory: what it returns is handed the function (jaxml)
+    def decorate(fn):
+        def run(*args):
+            t17 = time.perf_counter()
+            out = fn(*args)
+            print(label, time.perf_counter() - t17)  # <- JW101
+            return out
+
+        return run
+
+    return decorate
+
+
+@timed_as("matmul")
+def matmul(v):
+    return jnp.dot(v, v)
+
+
 # %% done right
 
 import time
@@ -292,3 +310,21 @@ t16 = time.perf_counter()
 loss = step(x)
 _ = loss._value  # the array's host copy: reading it waits (alpa's benchmarks)
 elapsed = time.perf_counter() - t16
+
+
+def timed_as(label):
+    def decorate(fn):
+        def run(*args):
+            t17 = time.perf_counter()
+            out = jax.block_until_ready(fn(*args))
+            print(label, time.perf_counter() - t17)
+            return out
+
+        return run
+
+    return decorate
+
+
+@timed_as("matmul")
+def matmul(v):
+    return jnp.dot(v, v)

@@ -33,11 +33,20 @@ def find_scopes(module: Module) -> None:
     calls and decorators, or by other modules: ``module.handed_here``), and ``module.handing``,
     the functions of other modules of the program it hands them to."""
     handed: dict[str, set[int]] = {k: set(v) for k, v in module.handed_here.items()}
+    elsewhere: list[tuple[Module, str, set[int]]] = []  # what decorators of other modules make
     for node in module.of(ast.FunctionDef, ast.AsyncFunctionDef):
         if node.name in module.jax_functions or node.name in module.jitted:
             for decorator in node.decorator_list:
                 if key := callee_key(decorator):
                     handed.setdefault(key, set()).add(0)
+                elif isinstance(decorator, ast.Call) and (key := callee_key(decorator.func)):
+                    # @timeit(logger): the function timeit returns is handed the decorated one
+                    home, theirs = module.imported_functions.get(key, (module, key))
+                    if made := returned_function(home, theirs):
+                        if home is module:
+                            handed.setdefault(made, set()).add(0)
+                        else:
+                            elsewhere.append((home, made, {0}))
     names: list[tuple[str, int, str, int]] = []  # calls handed a name: (callee, position, ...)
     for node in module.of(ast.Call):
         if key := callee_key(node.func):
@@ -47,7 +56,7 @@ def find_scopes(module: Module) -> None:
                 elif isinstance(argument, ast.Name):
                     names.append((key, i, argument.id, node.lineno))
     for _ in range(ROUNDS):  # a parameter handed on: profile_step(f) -> profile_phase(f)
-        module.scopes, module.handing = [], []
+        module.scopes, module.handing = [], list(elsewhere)
         for name, positions in handed.items():
             _hand_to(module, name, positions)
         more = [(key, i) for key, i, name, line in names if _handed(module, name, line)]
@@ -89,3 +98,15 @@ def _hand_to(module: Module, name: str, positions: set[int]) -> None:
         if chosen:
             last = definition.end_lineno or definition.lineno
             module.scopes.append(Handed(definition.lineno, last, chosen))
+
+
+def returned_function(module: Module, name: str) -> str:
+    """The function the module's function ``name`` defines and returns (a decorator factory's
+    decorator: ``def timeit(logger): def _factory(fn): ...; return _factory``), or ""."""
+    for definition in module.functions.get(name, []):
+        inner = {d.name for d in definition.body if isinstance(d, Function)}
+        for statement in definition.body:
+            if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
+                if statement.value.id in inner:
+                    return statement.value.id
+    return ""
