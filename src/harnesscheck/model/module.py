@@ -110,6 +110,7 @@ class Module(Local):
         self._instances()
         self._made()
         classify_functions(self)
+        self._instances()  # again: what the module's own classes' methods do is known now
         host: set[str] = set()  # names also bound to a constant or to what NumPy makes
         for node in self.of(ast.Assign):
             names = {n for target in node.targets for n in bound_names(target)}
@@ -179,6 +180,8 @@ class Module(Local):
                 for name in bound_names(target):
                     for kind, methods in kinds.items():
                         getattr(self, kind).update(f"{name}.{m}" for m in methods)
+                        if "__call__" in methods:  # opart(params, f): its __call__ runs
+                            getattr(self, kind).add(name)
                     if made in self._class_methods:
                         self.instances[name] = (self, made)
                     elif made in self._imported_classes:
