@@ -488,6 +488,31 @@ for _ in range(3):
     timer.step(lambda: f(x), lambda: jax.grad(lambda v: (v * v).sum())(x))
 """,
     },
+    "the first call of a method of another module's class that calls a jitted function": {
+        "envs.py": """\
+import jax
+
+_step = jax.jit(lambda s: s + 1)
+
+
+class Env:
+    def step(self, s):
+        return _step(s)
+""",
+        "bench.py": """\
+import time
+import jax.numpy as jnp
+from envs import Env
+
+env = Env()
+x = jnp.ones(3)
+t0 = time.perf_counter()
+for _ in range(5):
+    s = env.step(x)  # <- JW102
+s.block_until_ready()
+print("steps/s", 5 / (time.perf_counter() - t0))
+""",
+    },
     "two modules that import each other": {
         # a cycle: b, resolved while a is, sees a's own names (its step is jitted), so b.run
         # dispatches and the reading in a comes before that work is done

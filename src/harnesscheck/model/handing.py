@@ -83,10 +83,7 @@ def _hand_to(module: Module, name: str, positions: set[int]) -> None:
         if home is not module:
             module.handing.append((home, f"self.{method}", positions))
             return
-        definitions = [
-            d for c in module.of(ast.ClassDef) if c.name == cls
-            for d in c.body if isinstance(d, Function) and d.name == method
-        ]  # fmt: skip
+        definitions = module.method_definitions(cls, method)
     elif owner in ("", "self"):
         definitions = module.functions.get(method, [])
     else:

@@ -33,6 +33,7 @@ from harnesscheck.model.library import (
 )
 from harnesscheck.model.local import Local
 from harnesscheck.model.syntax import (
+    Function,
     bound_names,
     callee_key,
     callee_name,
@@ -186,6 +187,13 @@ class Module(Local):
                         self.instances[name] = (self, made)
                     elif made in self._imported_classes:
                         self.instances[name] = self._imported_classes[made]
+
+    def method_definitions(self, cls: str, method: str) -> list[Function]:
+        """The definitions of ``method`` in the module's class ``cls``."""
+        return [
+            d for c in self.of(ast.ClassDef) if c.name == cls
+            for d in c.body if isinstance(d, Function) and d.name == method
+        ]  # fmt: skip
 
     def _methods_of(self, name: str) -> dict[str, set[str]]:
         """By kind, the methods of the class ``name`` names that time a block, are jitted,

@@ -313,13 +313,21 @@ def _compiles(facts: Module, call: ast.Call, start: int, first: bool = True) -> 
         looped = [callee_key(a) for a in call.args if callee_key(a) in facts.jitted]
         return next((repr(n) for n in looped if first_call(n)), "")
     function = name.removeprefix("self.")
-    if not first_call(name) or "." in function:
+    owner, _, method = name.rpartition(".")
+    if not first_call(name):
         return ""
-    for definition in facts.functions.get(function, []):
+    if owner in facts.instances:  # env.step(action): a method of the instance's class
+        home, cls = facts.instances[owner]
+        definitions = home.method_definitions(cls, method)
+    elif "." in function:
+        return ""
+    else:
+        home, definitions = facts, facts.functions.get(function, [])
+    for definition in definitions:
         keys = {callee_key(n.func) for n in ast.walk(definition) if isinstance(n, ast.Call)}
         inner = keys | {key.removeprefix("self.") for key in keys}  # self.step = jax.jit(f)
-        for jitted in sorted(inner & facts.jitted):
-            lines = facts.called.get(jitted, []) + facts.called.get(f"self.{jitted}", [])
+        for jitted in sorted(inner & home.jitted):
+            lines = home.called.get(jitted, []) + home.called.get(f"self.{jitted}", [])
             if not first or all(spans_line(definition, line) for line in lines):
                 return f"{jitted!r} (through {name!r})"
     return ""
