@@ -9,23 +9,35 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from harnesscheck.model.syntax import callee_key, callee_name
+from harnesscheck.model.traced import traced_definitions
 
 if TYPE_CHECKING:
     from harnesscheck.model.module import Module
 
 
+ROUNDS = 8  # of classifying again: each reaches one call deeper into the module's functions
+
+
 def classify_functions(module: Module) -> None:
-    """Which module functions dispatch JAX work and never wait, and which wait; twice, so
-    that a function calling another of the module is known. A function's calls are those
-    whose place lies within its own (the module's calls sorted by place, found by bisection,
-    not by walking each function); only a call of one of the module's functions can change
-    as they are classified, and every other call is asked once."""
+    """Which module functions dispatch JAX work and never wait, and which wait; again until
+    nothing changes, so that a function calling others of the module is known. A function's
+    calls are those whose place lies within its own (the module's calls sorted by place,
+    found by bisection, not by walking each function), less those in bodies that are traced;
+    only a call of one of the module's functions can change as they are classified, and
+    every other call is asked once."""
     calls = sorted(module.of(ast.Call), key=_place)
     places = [_place(call) for call in calls]
     spans = {
         name: [(bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs]
         for name, defs in module.functions.items()
         if name not in module.traced
+    }
+    bodies = traced_definitions(module)
+    traced = {  # calls in bodies that are traced: a wait there runs once, while tracing
+        i
+        for d in module.of(ast.FunctionDef, ast.AsyncFunctionDef)
+        if id(d) in bodies
+        for i in range(bisect_left(places, _opening(d)), bisect_right(places, _closing(d)))
     }
     moving = [  # a call of one of them, or handed one: tree_map(place, params)
         any(
@@ -50,15 +62,23 @@ def classify_functions(module: Module) -> None:
             names_handed[i] = module.handed_names(calls[i])
         return names_handed[i]
 
-    for _ in range(2):
+    for _ in range(ROUNDS):  # until nothing changes: chebfun2 -> _impl -> from_function waits
+        before = (set(module.waiting_functions), set(module.jax_functions))
         for name, ranges in spans.items():
             inside = [i for first, last in ranges for i in range(first, last)]
-            if any(asked(i, module.is_wait, True) for i in inside):
+            if name in module.waiting_functions:
+                continue
+            if any(asked(i, module.is_wait, True) for i in inside if i not in traced):
                 module.waiting_functions.add(name)
+                module.jax_functions.discard(name)
             elif any(asked(i, module.jax_call, False) for i in inside) and not any(
                 handed(i) & module.waiting_functions for i in inside
             ):
                 module.jax_functions.add(name)
+            else:
+                module.jax_functions.discard(name)
+        if (module.waiting_functions, module.jax_functions) == before:
+            return
 
 
 def _place(node: ast.AST) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from harnesscheck.model.library import (
     LOOPS,
     MAPPING,
     MODEL_METHODS,
+    MOVING,
     NOT_WORK,
     PASSING,
     TRACING,
@@ -445,6 +446,8 @@ class Module(Local):
             return True
         if not node.args or all(of_the_host(a) for a in node.args):
             return False  # bool(os.environ.get(...)), int("3"): a host value read
+        if called in MOVING and self.from_jax(node.func):
+            return False  # jnp.asarray(x) copies to the device: NumPy's asarray waits
         if called in WAITING_FUNCTIONS or called in self.waiting_functions:
             return True
         if callee_key(node.func) in self.waiting_functions:  # utils.sync(x), of the project

@@ -14,7 +14,7 @@ from harnesscheck.model.syntax import Function, callee_name, spans_line, walk
 def traced_calls(facts: Local, called: str) -> Iterator[tuple[Function, ast.Call]]:
     """Each call of ``called`` (its last name) inside a module function whose body is traced,
     with that function."""
-    traced = _traced_definitions(facts)
+    traced = traced_definitions(facts)
     for node in facts.of(ast.FunctionDef, ast.AsyncFunctionDef):
         if id(node) in traced:
             for inner in walk(node):
@@ -22,7 +22,7 @@ def traced_calls(facts: Local, called: str) -> Iterator[tuple[Function, ast.Call
                     yield node, inner
 
 
-def _traced_definitions(facts: Local) -> set[int]:
+def traced_definitions(facts: Local) -> set[int]:
     """The definitions whose bodies are traced: those a tracer decorates, and the one a name
     handed to a tracing call finds from where it is called, as Python finds it (the nearest
     enclosing definition of that name; a method is never found by its bare name, so
