@@ -161,6 +161,11 @@ t19 = time.perf_counter()
 fluxes = flux_batch(x, ["b", "v"])
 elapsed = time.perf_counter() - t19  # <- JW101
 
+t20 = time.perf_counter()
+for _ in range(100):
+    y = step(y)
+print("100 steps (compiled step): {}".format(time.perf_counter() - t20))  # <- JW101
+
 
 # %% done right
 
@@ -384,3 +389,8 @@ def series_end(v):
 t19 = time.perf_counter()
 built = series_start(x)
 elapsed = time.perf_counter() - t19
+
+t20 = time.perf_counter()
+fresh = jax.jit(lambda v: v * 3)
+y = fresh(x)
+print("compiled in {:.2f} s (dispatch included)".format(time.perf_counter() - t20))
