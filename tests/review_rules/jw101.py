@@ -166,6 +166,20 @@ for _ in range(100):
     y = step(y)
 print("100 steps (compiled step): {}".format(time.perf_counter() - t20))  # <- JW101
 
+likelihood = lambda p: jnp.sum(step(p))  # a name bound to a lambda that dispatches
+for i in range(100):
+    t21 = time.perf_counter()
+    _ = likelihood(x)
+    print(time.perf_counter() - t21)  # <- JW101
+
+last_report = time.time()
+for i in range(100):
+    _ = likelihood(x)
+    if i % 10 == 0:
+        now = time.time()  # <- JW101
+        print("it/s", 10 / (now - last_report))
+        last_report = now
+
 
 # %% done right
 
@@ -394,3 +408,18 @@ t20 = time.perf_counter()
 fresh = jax.jit(lambda v: v * 3)
 y = fresh(x)
 print("compiled in {:.2f} s (dispatch included)".format(time.perf_counter() - t20))
+
+likelihood = lambda p: jnp.sum(step(p))
+for i in range(100):
+    t21 = time.perf_counter()
+    _ = likelihood(x).block_until_ready()
+    print(time.perf_counter() - t21)
+
+last_report = time.time()
+for i in range(100):
+    value = likelihood(x)
+    if i % 10 == 0:
+        value.block_until_ready()
+        now = time.time()
+        print("it/s", 10 / (now - last_report))
+        last_report = now

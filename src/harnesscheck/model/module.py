@@ -113,6 +113,7 @@ class Module(Local):
         self._made()
         classify_functions(self)
         self._instances()  # again: what the module's own classes' methods do is known now
+        self._lambdas()
         host: set[str] = set()  # names also bound to a constant or to what NumPy makes
         for node in self.of(ast.Assign):
             names = {n for target in node.targets for n in bound_names(target)}
@@ -140,6 +141,17 @@ class Module(Local):
             self.handed_here.setdefault(name, set()).update(positions)
         find_scopes(self)
         return True
+
+    def _lambdas(self) -> None:
+        """Names bound only to lambdas that dispatch JAX work: ``f = lambda p: loss(p, x)``
+        (then ``f(params)`` dispatches it)."""
+        bound: dict[str, list[ast.expr]] = {}
+        for node in self.assigned:
+            for name in (n for target in node.targets for n in bound_names(target)):
+                bound.setdefault(name, []).append(node.value)
+        for name, values in bound.items():
+            if all(isinstance(v, ast.Lambda) and self.jax_call(v.body) for v in values):
+                self.jax_functions.add(name)
 
     def _made(self) -> None:
         """Names bound to what a factory makes, to a partial of a jitted function, to a

@@ -104,31 +104,43 @@ def regions(module: Module) -> list[Region]:
 
 def _rounds(module: Module, loop: ast.For | ast.While) -> list[Region]:
     """A timer read and started again in one block of a loop: ``time.time() - lt0``, then
-    ``lt0 = time.time()`` (vit's ``if step % progress_every == 0:``). Each reading after the
-    first times the rounds since the last one, so the loop's body down to the reading is
-    timed; the first is the region its start before the loop makes, and compiles there."""
+    ``lt0 = time.time()`` (vit's ``if step % progress_every == 0:``), or ``now = time.time()``,
+    ``now - last``, then ``last = now``. Each reading after the first times the rounds since
+    the last one, so the loop's body down to the reading is timed; the first is the region
+    its start before the loop makes, and compiles there."""
     found = []
     for block in _blocks(loop.body):
+        read: dict[str, tuple[ast.stmt, ast.Call]] = {}  # now = time(): where, and the timer
         for i, statement in enumerate(block):
             since = {
-                n.right.id: n.left
+                n.right.id: (statement, n.left) if isinstance(n.left, ast.Call) else read[n.left.id]
                 for n in run_by(statement)
                 if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
-                and isinstance(n.right, ast.Name) and is_timer(n.left)
+                and isinstance(n.right, ast.Name) and _reading(n.left, read)
             }  # fmt: skip
             for target, value in module.assignments(statement):  # t = time() in there: its own
-                if isinstance(target, ast.Name) and is_timer(value):
+                if isinstance(target, ast.Name) and isinstance(value, ast.Call) and is_timer(value):
                     since.pop(target.id, None)
+                    read[target.id] = (statement, value)
             for later in block[i + 1 :]:
                 for target, value in module.assignments(later):
-                    if isinstance(target, ast.Name) and target.id in since and is_timer(value):
-                        statements = _before(loop.body, statement) or []
+                    if (
+                        isinstance(target, ast.Name)
+                        and target.id in since
+                        and _reading(value, read)
+                    ):
+                        end, timer = since.pop(target.id)
+                        statements = _before(loop.body, end) or []
                         host = host_before(module, loop.lineno)
-                        timer = since.pop(target.id)
                         found.append(
-                            _read(module, host, statements, statement, later.lineno, timer, False)
+                            _read(module, host, statements, end, later.lineno, timer, False)
                         )
     return found
+
+
+def _reading(node: ast.AST, read: dict[str, tuple[ast.stmt, ast.Call]]) -> bool:
+    """A timer's reading: the timer called, or a name bound to what it returned."""
+    return is_timer(node) or (isinstance(node, ast.Name) and node.id in read)
 
 
 def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
