@@ -83,6 +83,19 @@ class Tracker:  # a method that calls a jitted function kept on self (JAXTrace's
         return time.perf_counter() - t18
 
 
+def evpi(v):  # jits a function it makes on each call: every call compiles (voiage)
+    def compute(a):
+        return jnp.max(a) - jnp.mean(a)
+
+    return float(jax.jit(compute)(v))
+
+
+evpi(x)  # the warm-up compiles a function that the next call no longer has
+t21 = time.perf_counter()
+value = evpi(x)  # <- JW102
+print("evpi", time.perf_counter() - t21)
+
+
 # %% done right
 
 import time
@@ -196,3 +209,20 @@ for i in range(3):  # the same shape on each round: the loop's variable only sca
     t17 = time.perf_counter()
     step(m).block_until_ready()
     print(i, time.perf_counter() - t17)
+
+
+def gap(a):
+    return jnp.max(a) - jnp.mean(a)
+
+
+gap_jit = jax.jit(gap)
+
+
+def evpi_once(v):  # one jit of a module function: compiled by the warm-up, then reused
+    return float(gap_jit(v))
+
+
+evpi_once(x)
+t21 = time.perf_counter()
+value = evpi_once(x)
+print("evpi", time.perf_counter() - t21)

@@ -89,6 +89,7 @@ class Local:
         # jitted by equinox: since 0.11.8 `filter_jit` blocks on its result before returning
         self.blocking: set[str] = set()
         self.factories: set[str] = set()  # functions that return a jitted function
+        self.recompiling: set[str] = set()  # functions that jit anew, so compile, each call
         self.partials: dict[str, str] = {}  # write_fn = partial(write, ...): write_fn -> write
         self.timing_contexts: set[str] = set()  # context managers that time their block
         self.timing_methods: dict[str, set[str]] = {}  # class -> its methods that are ones

@@ -16,6 +16,7 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
+from harnesscheck.model.afresh import recompiling
 from harnesscheck.model.classify import classify_functions
 from harnesscheck.model.handing import Handed, find_scopes
 from harnesscheck.model.library import (
@@ -49,7 +50,7 @@ from harnesscheck.model.syntax import (
 # What a module of the program shares with one that imports it: the names of each of these kinds.
 SHARED = (
     "jitted", "compiled", "pure", "blocking", "jax_functions", "waiting_functions", "factories",
-    "timing_contexts",
+    "timing_contexts", "recompiling",
 )  # fmt: skip
 
 SKIPPED = TRACING | NOT_WORK | WAITING_FUNCTIONS  # imported from jax, but no work: jit, devices
@@ -109,6 +110,7 @@ class Module(Local):
             return
         self._step = 2
         self._adopt_imports()
+        self.recompiling |= recompiling(self)
         self._instances()
         self._made()
         classify_functions(self)

@@ -21,11 +21,11 @@ import builtins
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding, says
+from harnesscheck.model.afresh import jitted_afresh
 from harnesscheck.model.library import APPENDING, JITTING, LOOPS, MAPPING, MOVING, TRACING
 from harnesscheck.model.module import Module
 from harnesscheck.model.shapes import reshaped
 from harnesscheck.model.syntax import (
-    Function,
     bound_names,
     callee_key,
     callee_name,
@@ -56,6 +56,7 @@ def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
         if not region.fixed_count or running(region, facts) or _round_apart(facts, region):
             continue
+        yield from _recompiled(facts, region)
         # a function called more than once has compiled its steps by its second call, unless
         # it jits them anew each time, around a function it makes on each call
         fresh = _jitted_afresh(facts, region.start) if facts.warms_up(region.start) else None
@@ -184,26 +185,29 @@ def _timed_again(source: Source, region: Region, call: ast.Call) -> bool:
     )
 
 
+def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
+    """The calls of a function that jits a function it makes anew on each call: every call
+    compiles, the warmed-up one and the fastest too (voiage's structural_evpi_jit)."""
+    if facts.meant(region.start, region.end, WARM_UP):
+        return
+    said: set[str] = set()
+    for call in region.timed.every:
+        name = callee_key(call.func)
+        if name in facts.recompiling and name not in said:
+            said.add(name)
+            yield finding(
+                CODE,
+                call,
+                f"{name!r} jits a function it makes anew on each call, so every call of it "
+                "compiles, this one in the timed region too: jit that function once, outside "
+                f"{name!r} (a warm-up call does not help)",
+            )
+
+
 def _jitted_afresh(facts: Module, line: int) -> set[str]:
-    """The names the innermost function around ``line`` binds to a jit of a function it makes
-    itself (a nested ``def`` or a lambda): each call of it makes a new function, and so
-    compiles again (JAX's cache knows a function by its identity)."""
+    """What the innermost function around ``line`` jits anew on each call."""
     definition = facts.innermost(line)
-    if definition is None:
-        return set()
-    made = {n.name for n in ast.walk(definition) if isinstance(n, Function) and n is not definition}
-    fresh: set[str] = set()
-    for node in ast.walk(definition):
-        if isinstance(node, Function) and node is not definition:
-            if any(facts.wrapper(d) in JITTING for d in node.decorator_list):
-                fresh.add(node.name)
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            wrapped = node.value.args[:1]
-            if facts.wrapper(node.value.func) in JITTING and any(
-                isinstance(w, ast.Lambda) or callee_key(w) in made for w in wrapped
-            ):
-                fresh |= {name for t in node.targets for name in bound_names(t)}
-    return fresh
+    return set() if definition is None else jitted_afresh(facts, definition)
 
 
 def _timings(facts: Module, end: ast.AST) -> set[str]:
