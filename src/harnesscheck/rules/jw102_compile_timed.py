@@ -1,7 +1,9 @@
 """The first call of a jitted function is inside the timed region: it compiles before it
 runs{claim}`compile-before-polling`. So is the first call of an operation outside jit, where
 such operations are all the region times (``jnp.dot(a, b)``, ``a + b``, ``jax.grad(f)(x)``):
-each compiles on its first call{claim}`eager-ops-compile`. Checklist:
+each compiles on its first call{claim}`eager-ops-compile`. And so is every call of a function
+that jits a function it makes on that call (``jax.jit(inner)(x)``, ``inner`` nested in it): each
+call jits a new function, and compiles it. Checklist:
 {ref}`review-compile-in-the-measurement`.
 
 ```python
