@@ -96,6 +96,23 @@ value = evpi(x)  # <- JW102
 print("evpi", time.perf_counter() - t21)
 
 
+import flax.linen as nn
+
+
+class Dense(nn.Module):
+    @nn.compact
+    def __call__(self, v):
+        return nn.Dense(4)(v)
+
+
+dense = Dense()
+variables = dense.init(jax.random.PRNGKey(0), x)
+t22 = time.perf_counter()
+out = dense.apply(variables, x)  # <- JW102
+out.block_until_ready()
+print("forward", time.perf_counter() - t22)
+
+
 # %% done right
 
 import time
@@ -226,3 +243,21 @@ evpi_once(x)
 t21 = time.perf_counter()
 value = evpi_once(x)
 print("evpi", time.perf_counter() - t21)
+
+
+import flax.linen as nn
+
+
+class Dense(nn.Module):
+    @nn.compact
+    def __call__(self, v):
+        return nn.Dense(4)(v)
+
+
+dense = Dense()
+variables = dense.init(jax.random.PRNGKey(0), x)
+dense.apply(variables, x).block_until_ready()  # run once before the timer: its ops compile
+t22 = time.perf_counter()
+out = dense.apply(variables, x)
+out.block_until_ready()
+print("forward", time.perf_counter() - t22)

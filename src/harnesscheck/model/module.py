@@ -86,6 +86,7 @@ class Module(Local):
         # classes imported from the program's modules, by the name bound here: (module, name)
         self._imported_classes: dict[str, tuple[Module, str]] = {}
         self.jax_values: set[str] = set()  # names bound to JAX arrays
+        self.models: set[str] = set()  # what runs a library's model, outside jit: model(x)
         # names bound to instances of the program's classes: (the class's module, its name)
         self.instances: dict[str, tuple[Module, str]] = {}
         self.scopes: list[Handed] = []
@@ -178,7 +179,8 @@ class Module(Local):
             elif self.makes_models(call.func) or self._imported_model(call.func):
                 for name in (n for target in node.targets for n in bound_names(target)):
                     # model(x), model.apply(...), tx.update(grads, state)
-                    self.jax_functions |= {name, *(f"{name}.{m}" for m in MODEL_METHODS)}
+                    self.models |= {name, *(f"{name}.{m}" for m in MODEL_METHODS)}
+                    self.jax_functions |= self.models
 
     def _imported_model(self, func: ast.AST) -> bool:
         """``func`` is a class of models another module of the program defines."""

@@ -233,8 +233,9 @@ def _timings(facts: Module, end: ast.AST) -> set[str]:
 def _operation(facts: Module, node: ast.AST) -> str:
     """How ``node`` is shown when it is an operation run outside jit that compiles on its first
     call: one of jax's own namespace but a transfer (``jnp.dot(a, b)``), arithmetic on JAX
-    arrays (``a + b``), or a transformation called (``jax.grad(f)(x)``, ``g(x)`` where
-    ``g = jax.vmap(f)``); else ""."""
+    arrays (``a + b``), a transformation called (``jax.grad(f)(x)``, ``g(x)`` where
+    ``g = jax.vmap(f)``), or a library's model run (``model(**inputs)``, ``net.apply(v, x)``);
+    else ""."""
     if isinstance(node, ast.BinOp):
         return ast.unparse(node) if facts.computes(node) else ""
     if not isinstance(node, ast.Call):
@@ -247,6 +248,8 @@ def _operation(facts: Module, node: ast.AST) -> str:
     name = callee_name(func)
     if isinstance(func, ast.Name) and func.id in facts.transformed:
         return func.id  # g = jax.grad(f), then g(x)
+    if callee_key(func) in facts.models:
+        return callee_key(func)  # model(**inputs): a library's model run op by op, not jitted
     ours = isinstance(func, ast.Attribute) and facts.from_jax(func)
     if not (ours or (isinstance(func, ast.Name) and func.id in facts.jax_names)):
         return ""
