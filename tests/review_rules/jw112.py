@@ -15,6 +15,26 @@ for out in outs:  # <- JW112
 metrics = {"loss": step(x), "norm": step(x)}
 jax.tree.map(lambda a: a.block_until_ready() if hasattr(a, "block_until_ready") else a, metrics)  # <- JW112
 
+leaves = jax.tree_util.tree_leaves(metrics)
+for leaf in leaves:  # <- JW112
+    if hasattr(leaf, "block_until_ready"):  # only where it can (tomojax's block_tree)
+        leaf.block_until_ready()
+
+import dataclasses
+
+
+@dataclasses.dataclass
+class Rollout:
+    obs: jax.Array
+    reward: jax.Array
+
+
+data = Rollout(step(x), step(x))
+for field in dataclasses.fields(data):  # <- JW112
+    value = getattr(data, field.name)  # each field taken out, then blocked by itself
+    if isinstance(value, jax.Array):
+        value.block_until_ready()
+
 # %% done right
 
 import time
@@ -33,3 +53,27 @@ jax.block_until_ready(metrics)
 
 res = step(x)[0]  # an item of a result: one array, one block (numbax)
 jax.tree.map(lambda t: t.block_until_ready(), res)
+
+import dataclasses
+
+
+@dataclasses.dataclass
+class Rollout:
+    obs: jax.Array
+    reward: jax.Array
+
+
+data = Rollout(step(x), step(x))
+jax.block_until_ready(dataclasses.astuple(data))
+
+for _ in range(3):  # each round computes, then waits: the loop's work, not a list blocked
+    out = step(x)
+    out.block_until_ready()
+
+def batches():
+    for _ in range(3):
+        yield step(x), step(x)
+
+
+for batch, mask in batches():  # each round's own new batch, made as the loop goes (cyreal)
+    mask.block_until_ready()

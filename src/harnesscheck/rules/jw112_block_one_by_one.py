@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.model.module import Module
-from harnesscheck.model.syntax import bound_names, dotted_parts
+from harnesscheck.model.syntax import bound_names, dotted_parts, names_read
 from harnesscheck.rules import Source
 
 CODE = "JW112"
@@ -41,9 +41,10 @@ def check(source: Source) -> Iterator[Finding]:
     kinds = (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.Call)
     for node in source.facts.of(*kinds):
         if isinstance(node, ast.For):
-            if len(node.body) != 1 or not isinstance(node.body[0], ast.Expr):
+            found = _loop_block(node)
+            if found is None:
                 continue
-            target, each = node.target, node.body[0].value
+            target, each = found
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             if len(node.generators) != 1:
                 continue
@@ -69,13 +70,59 @@ def check(source: Source) -> Iterator[Finding]:
             and isinstance(target, ast.Name)
             and isinstance(each.func.value, ast.Name)
             and each.func.value.id == target.id
-        ):
+        ) or (isinstance(target, ast.Tuple) and _blocks_one_of(each, target)):
             yield finding(
                 CODE,
                 node,
                 "this blocks array by array: `jax.block_until_ready(arrays)` waits for the same "
                 "in one batched call",
             )
+
+
+def _loop_block(loop: ast.For) -> tuple[ast.AST, ast.AST] | None:
+    """What a loop's body blocks, and what it may block: its item, or what it takes out of
+    its item first (``data = getattr(out, field.name)``), the block perhaps under an ``if``
+    (``if hasattr(leaf, "block_until_ready"):``), nothing else done; None for another body."""
+    body = list(loop.body)
+    while body and isinstance(last := body[-1], ast.If) and len(last.body) == 1 and not last.orelse:
+        body = [*body[:-1], *last.body]
+    if not body or not isinstance(body[-1], ast.Expr) or len(body) > 2:
+        return None
+    if len(body) == 1:  # for a in arrays: a.block_until_ready()
+        return (loop.target, body[-1].value) if isinstance(loop.target, ast.Name) else None
+    taken = body[0]
+    if not (
+        isinstance(loop.target, ast.Name)
+        and isinstance(taken, ast.Assign)
+        and _taken_from(taken.value, loop.target.id)
+    ):
+        return None
+    names = [ast.Name(n) for t in taken.targets for n in bound_names(t)]
+    return ast.Tuple([loop.target, *names]), body[-1].value
+
+
+def _taken_from(value: ast.AST, item: str) -> bool:
+    """``value`` only takes a part out of ``item`` (or out of what the loop iterates over, by
+    the item): ``getattr(out, item.name)``, ``out[item]``, ``item.data``; no other call."""
+    if isinstance(value, ast.Call):
+        return (
+            isinstance(value.func, ast.Name)
+            and value.func.id == "getattr"
+            and any(item in names_read(a) for a in value.args)
+        )
+    return isinstance(value, (ast.Attribute, ast.Subscript)) and item in names_read(value)
+
+
+def _blocks_one_of(each: ast.AST, items: ast.Tuple) -> bool:
+    """``each`` is ``x.block_until_ready()`` of one of ``items``' names."""
+    names = {e.id for e in items.elts if isinstance(e, ast.Name)}
+    return (
+        isinstance(each, ast.Call)
+        and isinstance(each.func, ast.Attribute)
+        and each.func.attr == "block_until_ready"
+        and isinstance(each.func.value, ast.Name)
+        and each.func.value.id in names
+    )
 
 
 def _one_item(facts: Module, call: ast.Call) -> bool:
