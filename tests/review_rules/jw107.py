@@ -38,6 +38,15 @@ time_func(jax_jit, "jit again")
 time_func(lambda: step(batch), "lambda")  # <- JW107
 bench(step, batch)  # <- JW107
 
+def sweep(n):  # made on the host in the function, timed in a loop inside it (exojax)
+    grid = np.logspace(0, 1, 1000)
+    for _ in range(n):
+        t0 = time.time()
+        out = step(grid)  # <- JW107
+        out.block_until_ready()
+        print(time.time() - t0)
+
+
 # %% done right
 
 import time
@@ -77,3 +86,12 @@ time_func(jax_jit, "jit")
 time_func(jax_jit, "jit again")
 time_func(lambda: step(batch), "lambda")
 bench(step, batch)
+
+
+def sweep(n):
+    grid = jax.device_put(np.logspace(0, 1, 1000))
+    for _ in range(n):
+        t0 = time.time()
+        out = step(grid)
+        out.block_until_ready()
+        print(time.time() - t0)

@@ -332,6 +332,19 @@ def _timed_block(module: Module, node: ast.With) -> list[Region]:
     return found
 
 
+def _host_in_scope(module: Module, line: int) -> set[str]:
+    """The names the function around ``line`` binds to what NumPy made before it, in the
+    blocks around the one ``line`` is in (``nus = np.logspace(...)``, then a loop timed)."""
+    definition = module.innermost(line)
+    host = set(module.numpy_modules)
+    if definition is None:
+        return host
+    for statement in module.assigned:
+        if definition.lineno < statement.lineno < line and spans_line(definition, statement.lineno):
+            module.host_made(statement, host)
+    return host
+
+
 def host_before(module: Module, line: int) -> set[str]:
     """NumPy's modules, and the names bound before ``line`` to what they made (what a
     ``timeit`` call or a ``%%timeit`` cell is handed from the host)."""
@@ -362,6 +375,7 @@ def _timer_readings(
             continue  # t0 = time(); ...; t0 = time() (or s = time()): started, not read
         if until:
             statements, end, timer = until
+            host |= _host_in_scope(module, body[0].lineno)  # made before the block it is in
             found.append(_read(module, host, statements, end, statement.lineno, timer=timer))
     return found
 
