@@ -423,3 +423,13 @@ for i in range(100):
         now = time.time()
         print("it/s", 10 / (now - last_report))
         last_report = now
+
+
+def scanned(v):  # its block waits when it is called as it is; jit(scanned) is traced apart
+    return jax.block_until_ready(jax.lax.scan(lambda c, _: (c + 1, c), v, length=3))
+
+
+scanned_jit = jax.jit(scanned)
+t22 = time.perf_counter()
+carry, ys = scanned(x)
+elapsed = time.perf_counter() - t22

@@ -113,6 +113,13 @@ out.block_until_ready()
 print("forward", time.perf_counter() - t22)
 
 
+for n in (8, 16, 32):  # a new shape each round, eager: one finding at the call, not two
+    v = jnp.ones((n, n))
+    t23 = time.perf_counter()
+    jax.jacfwd(jnp.sin)(v).block_until_ready()  # <- JW102
+    print(n, time.perf_counter() - t23)
+
+
 # %% done right
 
 import time
@@ -261,3 +268,11 @@ t22 = time.perf_counter()
 out = dense.apply(variables, x)
 out.block_until_ready()
 print("forward", time.perf_counter() - t22)
+
+add_ten = jax.jit(lambda a: a + 10)
+jnp_times = []
+for _ in range(100):
+    t0 = time.time()
+    np.asarray(add_ten(x))
+    jnp_times.append(time.time() - t0)
+mean = np.mean(jnp_times[10:])  # the first ten runs, compiling among them, dropped

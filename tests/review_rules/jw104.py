@@ -27,3 +27,11 @@ def inner(a):
     return a * 2
 
 inner(x).block_until_ready()
+
+
+def rollout(v):  # called as it is below, so its block waits there; jitted too, elsewhere
+    return jax.block_until_ready(jax.lax.scan(lambda c, _: (c + 1, c), v, length=3))
+
+
+rollout(x)
+jax.jit(rollout)(x)

@@ -23,3 +23,6 @@ x = jnp.ones((10, 10))
 
 y = step(x)
 jax.block_until_ready(y)
+
+carry, ys = jax.block_until_ready(jax.lax.scan(lambda c, _: (c + 1, c), x, length=3))
+out = jax.block_until_ready(jax.vmap(jax.jit(lambda a: a * 2))(x))  # the vmapped call's result

@@ -134,7 +134,7 @@ class Local:
         for node in self.of(ast.Subscript):
             if type(node.slice) is ast.Slice:
                 lower = node.slice.lower
-                if (isinstance(lower, ast.Constant) and lower.value == 1) or (
+                if (isinstance(lower, ast.Constant) and _positive(lower.value)) or (
                     isinstance(lower, ast.Name) and "warm" in lower.id.lower()
                 ):
                     self.kept_names |= names_read(node.value)
@@ -492,3 +492,8 @@ class Local:
             chain = dotted_parts(value.func) if isinstance(value, ast.Call) else []
             if chain and chain[0] in host:
                 host.update(bound_names(target))
+
+
+def _positive(value: object) -> bool:
+    """A count of runs to drop: ``times[1:]``, ``times[10:]``."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1

@@ -118,6 +118,8 @@ def _rounds(module: Module, loop: ast.For | ast.While) -> list[Region]:
                 if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
                 and isinstance(n.right, ast.Name) and _reading(n.left, read)
             }  # fmt: skip
+            for name in [n for n in since if n in read]:
+                del since[name]  # t0 = time() earlier in the round: it times from there
             for target, value in module.assignments(statement):  # t = time() in there: its own
                 if isinstance(target, ast.Name) and isinstance(value, ast.Call) and is_timer(value):
                     since.pop(target.id, None)

@@ -85,10 +85,14 @@ def check(source: Source) -> Iterator[Finding]:
                     f"{compiled} is first called inside the timed region: its compilation is "
                     "timed; call it once (blocked) before the timer starts",
                 )
-        if fresh is None and _operations_only(facts, region):
-            yield from _operations_first(facts, region)
-        if fresh is None:
-            yield from _new_shapes(facts, region, said)
+        if fresh is None:  # one finding a place: a new shape on each round says the most
+            reshaped_here = list(_new_shapes(facts, region, said))
+            yield from reshaped_here
+            if _operations_only(facts, region):
+                places = {(f.line, f.col) for f in reshaped_here}
+                yield from (
+                    f for f in _operations_first(facts, region) if (f.line, f.col) not in places
+                )
 
 
 def _new_shapes(facts: Module, region: Region, said: set[str]) -> Iterator[Finding]:

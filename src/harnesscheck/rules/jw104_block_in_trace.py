@@ -28,7 +28,10 @@ WORDS = ("block_until_ready",)
 
 
 def check(source: Source) -> Iterator[Finding]:
-    for function, node in traced_calls(source.facts, "block_until_ready"):
+    facts = source.facts
+    for function, node in traced_calls(facts, "block_until_ready"):
+        if id(function) not in facts.traced_here and function.name in facts.called:
+            continue  # handed to jit here, called as it is there: that call's block waits
         yield finding(
             CODE,
             node,

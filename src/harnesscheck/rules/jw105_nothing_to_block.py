@@ -16,7 +16,7 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.library import TRACING
+from harnesscheck.model.library import LOOPS, TRACING
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import callee_name, dotted_parts, wrapper_name
 from harnesscheck.rules import Seen, Source
@@ -57,8 +57,8 @@ def _not_an_array(facts: Module, node: ast.AST) -> str:
     if isinstance(node, ast.Name) and node.id in plain:
         return f"the function {node.id!r} itself (not its result)"
     if isinstance(node, ast.Call):
-        if wrapper_name(node.func) in TRACING:  # jax.jit(f), jax.vmap(f): a function
-            return f"what {callee_name(node.func)}() returns, a function (not its result)"
+        if _transforms(node):  # jax.jit(f), jax.vmap(f): a function
+            return f"what {wrapper_name(node)}() returns, a function (not its result)"
         chain = dotted_parts(node.func)
         if chain and chain[0] in facts.numpy_modules:
             return "a NumPy result"
@@ -71,6 +71,22 @@ def _not_an_array(facts: Module, node: ast.AST) -> str:
         if all(parts):
             return "a container of values none of which is a JAX array"
     return ""
+
+
+def _transforms(call: ast.Call) -> bool:
+    """``call`` makes a function: ``jax.jit(f)``, ``jax.vmap(f)``, ``partial(jax.jit, ...)(f)``;
+    not ``jax.jit(f)(x)``, its result, nor ``lax.scan(body, ...)``, which runs ``body``."""
+    func = call.func
+    if isinstance(func, ast.Call):
+        return callee_name(func.func) == "partial" and wrapper_name(func) in MAKES_FUNCTIONS
+    return callee_name(func) in MAKES_FUNCTIONS
+
+
+# What JAX's transformations return when called on a function: another function (the loops,
+# cond and jvp run theirs and return its results).
+MAKES_FUNCTIONS = (
+    TRACING - LOOPS - {"cond", "switch", "map", "jvp", "vjp", "linearize", "eval_shape"}
+)
 
 
 def watched(seen: Seen) -> str:
