@@ -181,6 +181,14 @@ for i in range(100):
         last_report = now
 
 
+t24 = time.perf_counter()
+np.asarray(step(x))
+print(f"First run (with compilation): {time.perf_counter() - t24:.2f} s")
+t25 = time.perf_counter()  # the readout above is the last timing's, not this one's label
+y = step(x)
+print("second run", time.perf_counter() - t25)  # <- JW101
+
+
 # %% done right
 
 import time
@@ -433,3 +441,17 @@ scanned_jit = jax.jit(scanned)
 t22 = time.perf_counter()
 carry, ys = scanned(x)
 elapsed = time.perf_counter() - t22
+
+import random  # Python's random, not jax.random: random.randint is no JAX work
+
+
+def gym_episode(steps):
+    total = 0
+    for _ in range(steps):
+        total += random.randint(0, 4)
+    return total
+
+
+t23 = time.perf_counter()
+gym_episode(100)
+elapsed = time.perf_counter() - t23

@@ -120,6 +120,14 @@ for n in (8, 16, 32):  # a new shape each round, eager: one finding at the call,
     print(n, time.perf_counter() - t23)
 
 
+encode = jax.jit(lambda a: a * 2)
+decode = jax.jit(lambda a: a / 2)
+t24 = time.perf_counter()
+z = decode(encode(x))  # <- JW102
+z.block_until_ready()
+print("round trip", time.perf_counter() - t24)  # two compilations, one finding
+
+
 # %% done right
 
 import time
@@ -276,3 +284,19 @@ for _ in range(100):
     np.asarray(add_ten(x))
     jnp_times.append(time.time() - t0)
 mean = np.mean(jnp_times[10:])  # the first ten runs, compiling among them, dropped
+
+first_jit = jax.jit(lambda a: a - 1)
+print("First run: compiling and solving...")  # the message that announces the timing
+t24 = time.perf_counter()
+first_jit(x).block_until_ready()
+elapsed = time.perf_counter() - t24
+
+
+def rejit(v):  # a new jit each call, and no warm-up tried: what the code as written costs
+    return float(jax.jit(lambda a: a.sum())(v))
+
+
+for _ in range(3):
+    t25 = time.perf_counter()
+    rejit(x)
+    print(time.perf_counter() - t25)

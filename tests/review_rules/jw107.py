@@ -95,3 +95,12 @@ def sweep(n):
         out = step(grid)
         out.block_until_ready()
         print(time.time() - t0)
+
+
+def evolve(n):
+    psi = np.ones(1000)
+    psi = jnp.asarray(psi)  # on the device from here: no copy in the timed calls
+    for _ in range(n):
+        t0 = time.time()
+        step(psi).block_until_ready()
+        print(time.time() - t0)

@@ -19,7 +19,7 @@ JITS = JITTING | {"partial"}  # the last names of a jit's callee: partial(jax.ji
 
 def jitted_afresh(facts: Local, definition: Function) -> set[str]:
     """The names ``definition`` binds to a jit of a function it makes itself (a nested ``def``
-    or a lambda), and the nested ``def``s a jit decorates."""
+    or a lambda), and the nested definitions a jit decorates."""
     made = _made(definition)
     fresh: set[str] = set()
     for node in ast.walk(definition):

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from harnesscheck.findings import says
 from harnesscheck.model.library import (
     APPENDING,
     BLOCKING,
@@ -37,6 +36,7 @@ from harnesscheck.model.syntax import (
     names_read,
     paired,
     positional_params,
+    positive_count,
     reshards,
     spans_line,
     statement_lists,
@@ -134,7 +134,7 @@ class Local:
         for node in self.of(ast.Subscript):
             if type(node.slice) is ast.Slice:
                 lower = node.slice.lower
-                if (isinstance(lower, ast.Constant) and _positive(lower.value)) or (
+                if (isinstance(lower, ast.Constant) and positive_count(lower.value)) or (
                     isinstance(lower, ast.Name) and "warm" in lower.id.lower()
                 ):
                     self.kept_names |= names_read(node.value)
@@ -341,8 +341,10 @@ class Local:
                 if alias.name.split(".")[0] == "jax":
                     self.jax_modules.add(bound)
                     self.numpy_modules.discard(bound)  # import jax.numpy as np
-                elif alias.name == "numpy":
-                    self.numpy_modules.add(bound)
+                else:
+                    self.jax_modules.discard(bound)  # import random: Python's, not jax's
+                    if alias.name == "numpy":
+                        self.numpy_modules.add(bound)
             return
         if node.module and not node.level:
             for alias in node.names:
@@ -466,14 +468,6 @@ class Local:
             elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
                 yield node.target, node.value
 
-    def meant(self, start: int, end: ast.AST, words: tuple[str, ...]) -> bool:
-        """The line that starts the timer, or the statement that reads it and the line after,
-        say what the region times on purpose (`compile_time = time.time() - t0`, `# dispatch
-        only`, `log("compiled in %.2f s", elapsed)`)."""
-        first = getattr(end, "lineno", start)
-        last = (getattr(end, "end_lineno", None) or first) + 1
-        return says([*self.lines[start - 1 : start], *self.lines[first - 1 : last]], words)
-
     def warms_up(self, line: int) -> bool:
         """The function around ``line`` is called more than once, or speaks of warming up."""
         for definition in self.around(line):
@@ -487,13 +481,11 @@ class Local:
 
     def host_made(self, statement: ast.stmt, host: set[str]) -> None:
         """Add to ``host`` the names ``statement`` binds to what NumPy (or what NumPy made, a
-        RandomState) returns."""
+        RandomState) returns; take out those it binds to what another call returns
+        (``psi0 = to_tensor(psi0)``)."""
         for target, value in self.assignments(statement):
             chain = dotted_parts(value.func) if isinstance(value, ast.Call) else []
             if chain and chain[0] in host:
                 host.update(bound_names(target))
-
-
-def _positive(value: object) -> bool:
-    """A count of runs to drop: ``times[1:]``, ``times[10:]``."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+            elif isinstance(value, ast.Call):
+                host.difference_update(bound_names(target))

@@ -221,3 +221,8 @@ def reshards(call: ast.Call) -> bool:
         and function.body.id == function.args.args[0].arg
         and any(k.arg == "out_shardings" for k in call.keywords)
     )
+
+
+def positive_count(value: object) -> bool:
+    """A count of runs to drop: ``times[1:]``, ``times[10:]``."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1

@@ -24,6 +24,7 @@ from harnesscheck.model.syntax import (
     spans_line,
     statement_lists,
 )
+from harnesscheck.regions.intent import DISPATCH, meant
 from harnesscheck.regions.timed import Timed
 from harnesscheck.sources import CELL_TIMER
 
@@ -49,7 +50,7 @@ def judgeable(region: Region, facts: Module) -> bool:
         return False
     if timed.forgotten and not timed.made:  # no work after the code that may have waited
         return False
-    return not facts.meant(region.start, region.end, DISPATCH)
+    return not meant(facts, region.start, region.end, DISPATCH)
 
 
 def running(region: Region, facts: Module) -> bool:
@@ -448,11 +449,6 @@ def _in_order(
         for block in statement_lists(statement):
             yield from _in_order(block, alternative)
 
-
-# Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
-# silent), or is a warm-up (JW102 does).
-DISPATCH = ("compil", "dispatch", "overhead")
-WARM_UP = ("compil", "warm", "first step")
 
 # The words a timed region cannot be written without (a source with none of them has none).
 # A timing helper of the project (a context manager, a decorator, a function handed the step)

@@ -36,7 +36,8 @@ from harnesscheck.model.syntax import (
     names_read,
     spans_line,
 )
-from harnesscheck.regions import TIMED_WORDS, WARM_UP, Region, running
+from harnesscheck.regions import TIMED_WORDS, Region, running
+from harnesscheck.regions.intent import WARM_UP, meant
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
@@ -66,9 +67,9 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if facts.keeps_fastest(_timings(facts, region.end), region.end):
             continue
-        if facts.meant(region.start, region.end, WARM_UP):
+        if meant(facts, region.start, region.end, WARM_UP):
             continue
-        said: set[str] = set()  # step(x), step(x + 1): one compilation, said once
+        said: dict[str, ast.Call] = {}  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
             if _warmed_here(facts, call):
                 continue
@@ -77,16 +78,21 @@ def check(source: Source) -> Iterator[Finding]:
             compiled = _compiles(facts, call, region.start)
             if compiled and _timed_again(source, region, call):
                 continue  # the first call timed, then the next: the compilation shown on purpose
-            if compiled and compiled not in said:
-                said.add(compiled)
-                yield finding(
-                    CODE,
-                    call,
-                    f"{compiled} is first called inside the timed region: its compilation is "
-                    "timed; call it once (blocked) before the timer starts",
-                )
+            if compiled:
+                said.setdefault(compiled, call)
+        if said:  # one region, one finding: at the first call that compiles, naming them all
+            names = list(said)
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            many = len(names) > 1
+            yield finding(
+                CODE,
+                next(iter(said.values())),
+                f"{shown} {'are' if many else 'is'} first called inside the timed region: "
+                f"{'their' if many else 'its'} compilation is timed; call "
+                f"{'each' if many else 'it'} once (blocked) before the timer starts",
+            )
         if fresh is None:  # one finding a place: a new shape on each round says the most
-            reshaped_here = list(_new_shapes(facts, region, said))
+            reshaped_here = list(_new_shapes(facts, region, set(said)))
             yield from reshaped_here
             if _operations_only(facts, region):
                 places = {(f.line, f.col) for f in reshaped_here}
@@ -192,14 +198,16 @@ def _timed_again(source: Source, region: Region, call: ast.Call) -> bool:
 
 
 def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
-    """The calls of a function that jits a function it makes anew on each call: every call
-    compiles, the warmed-up one and the fastest too (voiage's structural_evpi_jit)."""
-    if facts.meant(region.start, region.end, WARM_UP):
+    """The calls of a function that jits a function it makes anew on each call, called once
+    before the region as a warm-up: every call compiles, the warmed-up one too (voiage's
+    structural_evpi_jit). Without a warm-up, recompiling is what the code as written costs."""
+    if meant(facts, region.start, region.end, WARM_UP):
         return
     said: set[str] = set()
     for call in region.timed.every:
         name = callee_key(call.func)
-        if name in facts.recompiling and name not in said:
+        warmed = facts.called.get(name, [region.start])[0] < region.start  # a warm-up tried
+        if name in facts.recompiling and warmed and name not in said:
             said.add(name)
             yield finding(
                 CODE,

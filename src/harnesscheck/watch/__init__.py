@@ -26,7 +26,7 @@ from typing import Any
 
 from harnesscheck.errors import ReviewError
 from harnesscheck.findings import Finding, says
-from harnesscheck.regions import DISPATCH, WARM_UP
+from harnesscheck.regions.intent import DISPATCH, WARM_UP
 from harnesscheck.results import Located, Review, formats
 from harnesscheck.rules import RULES, Seen
 from harnesscheck.sources import suppressions

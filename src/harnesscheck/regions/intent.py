@@ -1,0 +1,51 @@
+"""What a timed region says it times on purpose, in its code (never in a comment): the line that
+starts the timer, the statement that reads it and the line after, and the message printed or
+logged just before it starts ("First run: compiling + solving...", then the timer)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from harnesscheck.findings import says
+from harnesscheck.model.local import Local
+
+# Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
+# silent), or is a warm-up or a first run (JW102 does).
+DISPATCH = ("compil", "dispatch", "overhead")
+WARM_UP = ("compil", "warm", "first step", "first run", "first call", "_first", "first_")
+
+ANNOUNCED = 6  # lines before the timer starts where the message that announces it may stand
+ANNOUNCING = re.compile(r"^\s*(print|\w*log\w*(\.\w+)?|\w+\.(info|debug|warning|write))\(")
+
+
+def meant(facts: Local, start: int, end: ast.AST, words: tuple[str, ...]) -> bool:
+    """The region's own code says one of ``words``: ``compile_time = time.time() - t0``,
+    ``log("compiled in %.2f s", elapsed)``, ``print("First run: compiling...")`` just before
+    ``t0 = time.time()``."""
+    first = getattr(end, "lineno", start)
+    last = (getattr(end, "end_lineno", None) or first) + 1
+    lines = [*facts.lines[start - 1 : start], *facts.lines[first - 1 : last]]
+    return says([*lines, *_announcement(facts, start)], words)
+
+
+def _announcement(facts: Local, start: int) -> list[str]:
+    """The nearest message printed or logged before the line that starts the timer, where it
+    is only words (``print("First run: compiling...")``); a message that shows a value is the
+    readout of the timing before (``print(f"Compile time: {t:.2f} s")``), and ends the search."""
+    for line in reversed(facts.lines[max(start - 1 - ANNOUNCED, 0) : start - 1]):
+        if ANNOUNCING.match(line):
+            return [line] if _words_only(line) else []
+    return []
+
+
+def _words_only(line: str) -> bool:
+    """``line`` is one call whose arguments are all plain strings."""
+    try:
+        statement = ast.parse(line.strip()).body
+    except SyntaxError:
+        return False  # a call that goes on over the next lines
+    call = statement[0].value if statement and isinstance(statement[0], ast.Expr) else None
+    return isinstance(call, ast.Call) and all(
+        isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args
+    )
