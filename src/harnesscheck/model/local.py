@@ -19,6 +19,7 @@ from harnesscheck.model.library import (
     LOOPS,
     NUMPY_MODULES,
     ROBUST,
+    TIMERS,
     TRACING,
     foreign,
     makes_models,
@@ -73,6 +74,7 @@ class Local:
         self.origins: dict[str, str] = {}  # names bound by absolute imports: their full names
         self.model_classes: set[str] = set()  # its classes derived from a library's models
         self.from_timeit = {"timeit"}  # names imported from timeit (`%timeit` becomes timeit)
+        self._clocks: dict[str, str] = {}  # clocks imported under a name of the module's own
         self.traced: set[str] = set()  # functions whose body is traced
         self.traced_here: set[int] = set()  # the definitions a tracer decorates
         self.traced_names: list[tuple[str, int]] = []  # names a tracing call is handed, where
@@ -199,6 +201,8 @@ class Local:
             self.timing_methods[node.name] = timing
 
     def _collect_call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name) and node.func.id in self._clocks:
+            node.func.id = self._clocks[node.func.id]  # timer() is timeit's default_timer()
         called = callee_name(node.func)
         if self.wrapper(node.func) in TRACING:
             for argument in node.args[:3]:
@@ -349,6 +353,8 @@ class Local:
         if node.module and not node.level:
             for alias in node.names:
                 self.origins[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        if node.module in ("time", "timeit"):  # from timeit import default_timer as timer
+            self._clocks |= {a.asname: a.name for a in node.names if a.asname and a.name in TIMERS}
         if node.module == "timeit":
             self.from_timeit |= {alias.asname or alias.name for alias in node.names}
         elif node.module and node.module.split(".")[0] == "jax":
