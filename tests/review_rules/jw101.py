@@ -198,6 +198,18 @@ end = clock()  # <- JW101
 print("per call", (end - start) / 10)
 
 
+def scan_steps(y0, nsteps: int):  # int(nsteps) reads a Python int; its body runs traced
+    def body(c, _):
+        return jax.block_until_ready(c + 1), c  # traced: waits for nothing at run time
+
+    return jax.lax.scan(body, y0, length=int(nsteps))
+
+
+t26 = time.perf_counter()
+carry, ys = scan_steps(x, 10)
+elapsed = time.perf_counter() - t26  # <- JW101
+
+
 # %% done right
 
 import time

@@ -27,17 +27,18 @@ def classify_functions(module: Module) -> None:
     every other call is asked once."""
     calls = sorted(module.of(ast.Call), key=_place)
     places = [_place(call) for call in calls]
+    direct = {callee_key(call.func) for call in calls}  # called as they are, not handed
     spans = {
         name: [(bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs]
         for name, defs in module.functions.items()
         if name not in module.traced  # traced: its waits run once, while tracing
-        or (name in module.called and not any(id(d) in module.traced_here for d in defs))
+        or (name in direct and not any(id(d) in module.traced_here for d in defs))
     }  # ... unless it is also called as it is (scanned_rollout(key, n), and jit(scanned_rollout))
     bodies = traced_definitions(module)
     traced = {  # calls in bodies only ever traced: a wait there runs once, while tracing
         i
         for d in module.of(ast.FunctionDef, ast.AsyncFunctionDef)
-        if id(d) in bodies and (id(d) in module.traced_here or d.name not in module.called)
+        if id(d) in bodies and (id(d) in module.traced_here or d.name not in direct)
         for i in range(bisect_left(places, _opening(d)), bisect_right(places, _closing(d)))
     }
     moving = [  # a call of one of them, or handed one: tree_map(place, params)

@@ -35,7 +35,9 @@ from harnesscheck.model.library import (
 )
 from harnesscheck.model.local import Local
 from harnesscheck.model.syntax import (
+    HOST_TYPES,
     Function,
+    annotated_host,
     bound_names,
     callee_key,
     callee_name,
@@ -462,6 +464,8 @@ class Module(Local):
             return True
         if not node.args or all(of_the_host(a) for a in node.args):
             return False  # bool(os.environ.get(...)), int("3"): a host value read
+        if called in HOST_TYPES and annotated_host(self.innermost(node.lineno), node.args):
+            return False  # int(nsteps), nsteps: int a parameter
         if called in MOVING and self.from_jax(node.func):
             return False  # jnp.asarray(x) copies to the device: NumPy's asarray waits
         if called in WAITING_FUNCTIONS or called in self.waiting_functions:

@@ -226,3 +226,16 @@ def reshards(call: ast.Call) -> bool:
 def positive_count(value: object) -> bool:
     """A count of runs to drop: ``times[1:]``, ``times[10:]``."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+HOST_TYPES = {"int", "float", "bool", "str"}  # converting a Python value of these reads nothing
+
+
+def annotated_host(definition: Function | None, arguments: list[ast.expr]) -> bool:
+    """Every argument is a parameter of ``definition`` annotated as a Python number, flag or
+    string (``nsteps: int``)."""
+    if definition is None:
+        return False
+    every = definition.args.posonlyargs + definition.args.args + definition.args.kwonlyargs
+    host = {a.arg for a in every if callee_name(a.annotation or ast.Name("")) in HOST_TYPES}
+    return all(isinstance(a, ast.Name) and a.id in host for a in arguments)

@@ -13,9 +13,11 @@ Right: block on `step(x)` where it is called.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
+from harnesscheck.model.syntax import callee_key
 from harnesscheck.model.traced import traced_calls
 from harnesscheck.rules import Seen, Source
 
@@ -29,8 +31,9 @@ WORDS = ("block_until_ready",)
 
 def check(source: Source) -> Iterator[Finding]:
     facts = source.facts
+    direct = {callee_key(call.func) for call in facts.of(ast.Call)}  # not handed: called
     for function, node in traced_calls(facts, "block_until_ready"):
-        if id(function) not in facts.traced_here and function.name in facts.called:
+        if id(function) not in facts.traced_here and function.name in direct:
             continue  # handed to jit here, called as it is there: that call's block waits
         yield finding(
             CODE,
