@@ -262,17 +262,20 @@ class Local:
         return at is not None and len(call.args) > at and callee_key(call.args[at]) in self.jitted
 
     def _factories(self) -> None:
-        """The module's functions that return a jitted function: ``return jax.jit(step)``."""
+        """The module's functions that return jitted functions: ``return jax.jit(f), jit(g)``."""
         for node in self.of(ast.Return):
-            if node.value is not None:
-                value = node.value
-                made = isinstance(value, ast.Call) and (
-                    self.wrapper(value.func) in JITTING or self._wraps_jitted(value)
-                )
-                if made or callee_key(value) in self.jitted:
-                    inner = self.innermost(node.lineno)
-                    if inner is not None:
-                        self.factories.add(inner.name)
+            values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+            if values and all(v is not None and self._jitted_value(v) for v in values):
+                inner = self.innermost(node.lineno)
+                if inner is not None:
+                    self.factories.add(inner.name)
+
+    def _jitted_value(self, value: ast.expr) -> bool:
+        """``jax.jit(step)``, a wrapper around a jitted function, or a name bound to one."""
+        made = isinstance(value, ast.Call) and (
+            self.wrapper(value.func) in JITTING or self._wraps_jitted(value)
+        )
+        return made or callee_key(value) in self.jitted
 
     @functools.cached_property
     def defined(self) -> set[str]:
