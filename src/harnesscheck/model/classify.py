@@ -27,7 +27,11 @@ def classify_functions(module: Module) -> None:
     every other call is asked once."""
     calls = sorted(module.of(ast.Call), key=_place)
     places = [_place(call) for call in calls]
-    direct = {callee_key(call.func) for call in calls}  # called as they are, not handed
+    direct = {  # traced functions also called as they are, not only handed to a tracer
+        call.func.id
+        for call in calls
+        if isinstance(call.func, ast.Name) and call.func.id in module.traced
+    }
     spans = {
         name: [(bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs]
         for name, defs in module.functions.items()
@@ -64,10 +68,12 @@ def classify_functions(module: Module) -> None:
             names_handed[i] = module.handed_names(calls[i])
         return names_handed[i]
 
+    insides = {name: [i for a, b in ranges for i in range(a, b)] for name, ranges in spans.items()}
+    changing = list(insides)  # after the first round, only what calls the module's functions
     for _ in range(ROUNDS):  # until nothing changes: chebfun2 -> _impl -> from_function waits
         before = (set(module.waiting_functions), set(module.jax_functions))
-        for name, ranges in spans.items():
-            inside = [i for first, last in ranges for i in range(first, last)]
+        for name in changing:
+            inside = insides[name]
             if name in module.waiting_functions:
                 continue
             if any(asked(i, module.is_wait, True) for i in inside if i not in traced):
@@ -81,6 +87,7 @@ def classify_functions(module: Module) -> None:
                 module.jax_functions.discard(name)
         if (module.waiting_functions, module.jax_functions) == before:
             return
+        changing = [name for name in changing if any(moving[i] for i in insides[name])]
 
 
 def _place(node: ast.AST) -> tuple[int, int]:

@@ -17,7 +17,7 @@ import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.syntax import callee_key
+from harnesscheck.model.module import Module
 from harnesscheck.model.traced import traced_calls
 from harnesscheck.rules import Seen, Source
 
@@ -31,9 +31,8 @@ WORDS = ("block_until_ready",)
 
 def check(source: Source) -> Iterator[Finding]:
     facts = source.facts
-    direct = {callee_key(call.func) for call in facts.of(ast.Call)}  # not handed: called
     for function, node in traced_calls(facts, "block_until_ready"):
-        if id(function) not in facts.traced_here and function.name in direct:
+        if id(function) not in facts.traced_here and _called_as_it_is(facts, function.name):
             continue  # handed to jit here, called as it is there: that call's block waits
         yield finding(
             CODE,
@@ -41,6 +40,11 @@ def check(source: Source) -> Iterator[Finding]:
             f"block_until_ready inside {function.name!r}, which is traced: it waits for "
             "nothing; block on the traced function's result, outside it",
         )
+
+
+def _called_as_it_is(facts: Module, name: str) -> bool:
+    """A call names ``name`` (it is not only handed to jit)."""
+    return any(isinstance(c.func, ast.Name) and c.func.id == name for c in facts.of(ast.Call))
 
 
 def watched(seen: Seen) -> str:
