@@ -513,6 +513,18 @@ s.block_until_ready()
 print("steps/s", 5 / (time.perf_counter() - t0))
 """,
     },
+    "a module named as the library it imports, which finds itself (cosmocnc_jax's hmf.py)": {
+        "hmf.py": """\
+import time
+import jax
+import hmf as hmf_package
+
+step = jax.jit(lambda v: v + 1)
+t0 = time.time()
+y = step(1.0)  # <- JW102
+print(time.time() - t0)  # <- JW101
+""",
+    },
     "two modules that import each other": {
         # a cycle: b, resolved while a is, sees a's own names (its step is jitted), so b.run
         # dispatches and the reading in a comes before that work is done

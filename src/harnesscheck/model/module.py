@@ -300,12 +300,13 @@ class Module(Local):
             head, dot, rest = theirs.partition(".")
             return names[head] + dot + rest if head in names else ""
 
+        # copies: a module may import itself (import pkg.cnc in pkg/cnc.py), sharing with itself
         for kind in SHARED:
-            getattr(self, kind).update(filter(None, map(mine, getattr(target, kind))))
-        for theirs, donated in target.donating.items():
+            getattr(self, kind).update(filter(None, map(mine, list(getattr(target, kind)))))
+        for theirs, donated in list(target.donating.items()):
             if here := mine(theirs):
                 self.donating[here] = donated
-        for theirs, defined_there in target.imported_functions.items():  # re-exported
+        for theirs, defined_there in list(target.imported_functions.items()):  # re-exported
             if here := mine(theirs):
                 self.imported_functions[here] = defined_there
         for theirs in target.functions:
