@@ -77,3 +77,5 @@ def batches():
 
 for batch, mask in batches():  # each round's own new batch, made as the loop goes (cyreal)
     mask.block_until_ready()
+
+masks = [mask.block_until_ready() for batch, mask in batches()]  # each round's own, as above

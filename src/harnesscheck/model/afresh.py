@@ -44,9 +44,7 @@ def recompiling(facts: Local) -> set[str]:
         definition = facts.innermost(jit.lineno)
         if definition is None or definition.name in found or _cached(definition):
             continue
-        if not (
-            isinstance(jit.args[0], ast.Lambda) or callee_key(jit.args[0]) in _made(definition)
-        ):
+        if not _jit_of_made(facts, jit, _made(definition)):
             continue
         if id(jit) in called:  # jit(_compute)(x)
             found.add(definition.name)

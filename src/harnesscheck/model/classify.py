@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from harnesscheck.model.syntax import callee_key, callee_name
-from harnesscheck.model.traced import traced_definitions
+from harnesscheck.model.traced import called_as_they_are, traced_definitions
 
 if TYPE_CHECKING:
     from harnesscheck.model.module import Module
@@ -27,11 +27,7 @@ def classify_functions(module: Module) -> None:
     every other call is asked once."""
     calls = sorted(module.of(ast.Call), key=_place)
     places = [_place(call) for call in calls]
-    direct = {  # traced functions also called as they are, not only handed to a tracer
-        call.func.id
-        for call in calls
-        if isinstance(call.func, ast.Name) and call.func.id in module.traced
-    }
+    direct = called_as_they_are(module)
     spans = {
         name: [(bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs]
         for name, defs in module.functions.items()

@@ -59,14 +59,14 @@ def find_scopes(module: Module) -> None:
         module.scopes, module.handing = [], list(elsewhere)
         for name, positions in handed.items():
             _hand_to(module, name, positions)
-        more = [(key, i) for key, i, name, line in names if _handed(module, name, line)]
+        more = [(key, i) for key, i, name, line in names if handed_at(module, name, line)]
         if all(i in handed.get(key, ()) for key, i in more):
             return
         for key, i in more:
             handed.setdefault(key, set()).add(i)
 
 
-def _handed(module: Module, name: str, line: int) -> bool:
+def handed_at(module: Module, name: str, line: int) -> bool:
     """``name``, read at ``line``, is a parameter its function is handed JAX functions in."""
     return any(s.first <= line <= s.last and name in s.params for s in module.scopes)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from harnesscheck.model.afresh import recompiling
 from harnesscheck.model.classify import classify_functions
-from harnesscheck.model.handing import Handed, find_scopes
+from harnesscheck.model.handing import Handed, find_scopes, handed_at
 from harnesscheck.model.library import (
     COMPUTES,
     LIBRARIES,
@@ -181,8 +181,9 @@ class Module(Local):
             elif self.makes_models(call.func) or self._imported_model(call.func):
                 for name in (n for target in node.targets for n in bound_names(target)):
                     # model(x), model.apply(...), tx.update(grads, state)
-                    self.models |= {name, *(f"{name}.{m}" for m in MODEL_METHODS)}
-                    self.jax_functions |= self.models
+                    runs = {name, *(f"{name}.{m}" for m in MODEL_METHODS)}
+                    self.models |= runs
+                    self.jax_functions |= runs
 
     def _imported_model(self, func: ast.AST) -> bool:
         """``func`` is a class of models another module of the program defines."""
@@ -372,7 +373,7 @@ class Module(Local):
                 return original not in SKIPPED and not original[:1].isupper()  # P(), Mesh()
             if name in self.functions and name not in self.waiting_functions:
                 return any(names_read(arg) & self.jax_values for arg in node.args)
-            return any(s.first <= node.lineno <= s.last and name in s.params for s in self.scopes)
+            return handed_at(self, name, node.lineno)  # bench(step): step(x) in bench
         if isinstance(func, ast.Call):  # jax.jit(f)(x), grad(f)(x), make_step()(x)
             return self.wrapper(func.func) in TRACING or callee_key(func.func) in self.factories
         if self._maps(func):  # tree_map(device_put_replicated, params, shardings)

@@ -47,3 +47,13 @@ def _depth_seen(facts: Local, definition: Function, line: int) -> int:
         return 0
     scope = max(outer, key=lambda f: f.lineno)
     return len(outer) if spans_line(scope, line) else -1
+
+
+def called_as_they_are(facts: Local) -> set[str]:
+    """The traced functions that a call also names (``rollout(key)`` beside
+    ``jax.jit(rollout)``): there their bodies run for real, and their waits wait."""
+    return {
+        call.func.id
+        for call in facts.of(ast.Call)
+        if isinstance(call.func, ast.Name) and call.func.id in facts.traced
+    }

@@ -339,21 +339,18 @@ def _host_in_scope(module: Module, line: int) -> set[str]:
     """The names the function around ``line`` binds to what NumPy made before it, in the
     blocks around the one ``line`` is in (``nus = np.logspace(...)``, then a loop timed)."""
     definition = module.innermost(line)
-    host = set(module.numpy_modules)
     if definition is None:
-        return host
-    for statement in module.assigned:
-        if definition.lineno < statement.lineno < line and spans_line(definition, statement.lineno):
-            module.host_made(statement, host)
-    return host
+        return set(module.numpy_modules)
+    return host_before(module, line, after=definition.lineno)
 
 
-def host_before(module: Module, line: int) -> set[str]:
-    """NumPy's modules, and the names bound before ``line`` to what they made (what a
-    ``timeit`` call or a ``%%timeit`` cell is handed from the host)."""
+def host_before(module: Module, line: int, after: int = 0) -> set[str]:
+    """NumPy's modules, and the names bound before ``line`` (and after the line ``after``) to
+    what they made (what a ``timeit`` call or a ``%%timeit`` cell is handed from the host)."""
     host = set(module.numpy_modules)
     for statement in itertools.takewhile(lambda n: n.lineno < line, module.assigned):
-        module.host_made(statement, host)
+        if statement.lineno > after:
+            module.host_made(statement, host)
     return host
 
 

@@ -13,12 +13,10 @@ Right: block on `step(x)` where it is called.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
-from harnesscheck.model.module import Module
-from harnesscheck.model.traced import traced_calls
+from harnesscheck.model.traced import called_as_they_are, traced_calls
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW104"
@@ -31,8 +29,10 @@ WORDS = ("block_until_ready",)
 
 def check(source: Source) -> Iterator[Finding]:
     facts = source.facts
+    direct: set[str] | None = None  # asked only where a block is traced: few modules
     for function, node in traced_calls(facts, "block_until_ready"):
-        if id(function) not in facts.traced_here and _called_as_it_is(facts, function.name):
+        direct = called_as_they_are(facts) if direct is None else direct
+        if id(function) not in facts.traced_here and function.name in direct:
             continue  # handed to jit here, called as it is there: that call's block waits
         yield finding(
             CODE,
@@ -40,11 +40,6 @@ def check(source: Source) -> Iterator[Finding]:
             f"block_until_ready inside {function.name!r}, which is traced: it waits for "
             "nothing; block on the traced function's result, outside it",
         )
-
-
-def _called_as_it_is(facts: Module, name: str) -> bool:
-    """A call names ``name`` (it is not only handed to jit)."""
-    return any(isinstance(c.func, ast.Name) and c.func.id == name for c in facts.of(ast.Call))
 
 
 def watched(seen: Seen) -> str:

@@ -44,11 +44,12 @@ def check(source: Source) -> Iterator[Finding]:
             found = _loop_block(node)
             if found is None:
                 continue
-            target, each = found
+            items, each = found
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-            if len(node.generators) != 1:
+            target = node.generators[0].target
+            if len(node.generators) != 1 or not isinstance(target, ast.Name):
                 continue
-            target, each = node.generators[0].target, node.elt
+            items, each = {target.id}, node.elt
         elif (
             isinstance(node, ast.Call)
             and node.args
@@ -58,19 +59,12 @@ def check(source: Source) -> Iterator[Finding]:
             params = lam.args.args
             if len(params) != 1 or _one_item(source.facts, node):
                 continue
-            target, each = ast.Name(params[0].arg), lam.body
+            items, each = {params[0].arg}, lam.body
         else:
             continue
         if isinstance(each, ast.IfExp):  # a.block_until_ready() if hasattr(a, ...) else a
             each = next((e for e in (each.body, each.orelse) if isinstance(e, ast.Call)), each)
-        if (
-            isinstance(each, ast.Call)
-            and isinstance(each.func, ast.Attribute)
-            and each.func.attr == "block_until_ready"
-            and isinstance(target, ast.Name)
-            and isinstance(each.func.value, ast.Name)
-            and each.func.value.id == target.id
-        ) or (isinstance(target, ast.Tuple) and _blocks_one_of(each, target)):
+        if _blocks_one_of(each, items):
             yield finding(
                 CODE,
                 node,
@@ -79,26 +73,25 @@ def check(source: Source) -> Iterator[Finding]:
             )
 
 
-def _loop_block(loop: ast.For) -> tuple[ast.AST, ast.AST] | None:
-    """What a loop's body blocks, and what it may block: its item, or what it takes out of
-    its item first (``data = getattr(out, field.name)``), the block perhaps under an ``if``
-    (``if hasattr(leaf, "block_until_ready"):``), nothing else done; None for another body."""
+def _loop_block(loop: ast.For) -> tuple[set[str], ast.AST] | None:
+    """The names a loop's body may block, and what it does last: its item, or what it takes
+    out of its item first (``data = getattr(out, field.name)``), the block perhaps under an
+    ``if`` (``if hasattr(leaf, "block_until_ready"):``), nothing else done; None for another
+    body, or for a loop over tuples (``for batch, mask in loader``: what each round yields)."""
     body = list(loop.body)
     while body and isinstance(last := body[-1], ast.If) and len(last.body) == 1 and not last.orelse:
         body = [*body[:-1], *last.body]
+    target = loop.target
     if not body or not isinstance(body[-1], ast.Expr) or len(body) > 2:
         return None
-    if len(body) == 1:  # for a in arrays: a.block_until_ready()
-        return (loop.target, body[-1].value) if isinstance(loop.target, ast.Name) else None
-    taken = body[0]
-    if not (
-        isinstance(loop.target, ast.Name)
-        and isinstance(taken, ast.Assign)
-        and _taken_from(taken.value, loop.target.id)
-    ):
+    if not isinstance(target, ast.Name):
         return None
-    names = [ast.Name(n) for t in taken.targets for n in bound_names(t)]
-    return ast.Tuple([loop.target, *names]), body[-1].value
+    if len(body) == 1:  # for a in arrays: a.block_until_ready()
+        return {target.id}, body[-1].value
+    taken = body[0]
+    if not (isinstance(taken, ast.Assign) and _taken_from(taken.value, target.id)):
+        return None
+    return {target.id} | {n for t in taken.targets for n in bound_names(t)}, body[-1].value
 
 
 def _taken_from(value: ast.AST, item: str) -> bool:
@@ -113,9 +106,8 @@ def _taken_from(value: ast.AST, item: str) -> bool:
     return isinstance(value, (ast.Attribute, ast.Subscript)) and item in names_read(value)
 
 
-def _blocks_one_of(each: ast.AST, items: ast.Tuple) -> bool:
-    """``each`` is ``x.block_until_ready()`` of one of ``items``' names."""
-    names = {e.id for e in items.elts if isinstance(e, ast.Name)}
+def _blocks_one_of(each: ast.AST, names: set[str]) -> bool:
+    """``each`` is ``x.block_until_ready()`` of one of ``names``."""
     return (
         isinstance(each, ast.Call)
         and isinstance(each.func, ast.Attribute)
