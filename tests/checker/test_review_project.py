@@ -65,6 +65,26 @@ total = hidden(wave)
 print(time.time() - start)
 """,
     },
+    # riccardo-rende/jaxmc main.py: from jaxmc import *, its __init__: from .montecarlo import *
+    "a package that re-exports a module by a star import, imported by a star": {
+        "mc/__init__.py": "from .sweeps import *\n",
+        "mc/sweeps.py": """\
+import jax
+
+
+def sweeps(n, s):
+    return jax.lax.fori_loop(0, n, lambda i, c: c + 1.0, s)
+""",
+        "main.py": """\
+import time
+import jax.numpy as jnp
+from mc import *
+s = sweeps(10, jnp.zeros(()))
+start = time.time()
+s = sweeps(10, s)
+print(time.time() - start)  # <- JW101
+""",
+    },
     "a package re-exporting its step, imported relatively and by module": {
         "pkg/__init__.py": "from .steps import train_step\n",
         "pkg/steps.py": STEP,

@@ -253,7 +253,9 @@ class Module(Local):
             found = self._imports(base, node.level) if base else None
             names = node.names
             if found is not None and [a.name for a in names] == ["*"]:  # from utils import *
+                found.resolve()  # first: what it binds by its own "import *" is known then
                 names = [ast.alias(name) for name in sorted(found.public)]
+                self.defined.update(found.public)  # a package's __init__ exports them again
             for alias in names:
                 bound = alias.asname or alias.name
                 if found is None and (node.level or base.partition(".")[0] not in LIBRARIES):
