@@ -313,3 +313,11 @@ for _ in range(3):
     t25 = time.perf_counter()
     rejit(x)
     print(time.perf_counter() - t25)
+
+solve_jit = jax.jit(lambda a: a * 3)
+round_times = []
+for _ in range(4):
+    jax.clear_caches()  # each round compiles again, on purpose: the time of compiling is wanted
+    t26 = time.perf_counter()
+    solve_jit(x).block_until_ready()
+    round_times.append(time.perf_counter() - t26)

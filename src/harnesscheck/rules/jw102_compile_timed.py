@@ -47,6 +47,7 @@ CLAIMS = ("compile-before-polling", "eager-ops-compile")
 SUMMARY = "the first call of a jitted function is timed: it compiles before it runs"
 WORDS = TIMED_WORDS
 BUILTINS = set(dir(builtins))
+CLEARED = 6  # lines above the timer's start where clearing the caches says compiling is timed
 
 
 def check(source: Source) -> Iterator[Finding]:
@@ -67,7 +68,7 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if facts.keeps_fastest(_timings(facts, region.end), region.end):
             continue
-        if meant(facts, region.start, region.end, WARM_UP):
+        if meant(facts, region.start, region.end, WARM_UP) or _caches_cleared(facts, region):
             continue
         said: dict[str, ast.Call] = {}  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
@@ -158,6 +159,22 @@ def _operations_first(facts: Module, region: Region) -> Iterator[Finding]:
         f"{'each compiles' if plural else 'it compiles'} on its first call, and that is timed; "
         f"call {'them' if plural else 'it'} once (blocked) before the timer starts",
     )
+
+
+def _caches_cleared(facts: Module, region: Region) -> bool:
+    """``jax.clear_caches()`` in the region, or just before its timer starts (in the same
+    round of a loop, or a few lines above): the region times compiling, on purpose."""
+    end = getattr(region.end, "end_lineno", None) or region.start
+    loops = [n for n in facts.of(ast.For, ast.While) if spans_line(n, region.start)]
+    for call in facts.of(ast.Call):
+        line = call.lineno
+        if dotted_parts(call.func)[-1:] != ["clear_caches"] or line > end:
+            continue
+        if line >= region.start or any(spans_line(loop, line) for loop in loops):
+            return True
+        if region.start - line <= CLEARED and facts.scope_of(line) == facts.scope_of(region.start):
+            return True
+    return False
 
 
 def _round_apart(facts: Module, region: Region) -> bool:
