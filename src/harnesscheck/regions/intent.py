@@ -14,6 +14,8 @@ from harnesscheck.model.local import Local
 # silent), or is a warm-up or a first run (JW102 does).
 DISPATCH = ("compil", "dispatch", "overhead")
 WARM_UP = ("compil", "warm", "first step", "first run", "first call", "_first", "first_")
+# Words that say a region is the wall clock of a whole run, whose one-off costs belong in it.
+WHOLE_RUN = ("completed in", "finished in", "end-to-end", "end to end")
 
 ANNOUNCED = 6  # lines before the timer starts where the message that announces it may stand
 ANNOUNCING = re.compile(r"^\s*(print|\w*log\w*(\.\w+)?|\w+\.(info|debug|warning|write))\(")

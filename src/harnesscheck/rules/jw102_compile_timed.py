@@ -37,7 +37,7 @@ from harnesscheck.model.syntax import (
     spans_line,
 )
 from harnesscheck.regions import TIMED_WORDS, Region, running
-from harnesscheck.regions.intent import WARM_UP, meant
+from harnesscheck.regions.intent import WARM_UP, WHOLE_RUN, meant
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
@@ -68,7 +68,9 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if facts.keeps_fastest(_timings(facts, region.end), region.end):
             continue
-        if meant(facts, region.start, region.end, WARM_UP) or _caches_cleared(facts, region):
+        if meant(facts, region.start, region.end, (*WARM_UP, *WHOLE_RUN)):
+            continue
+        if _caches_cleared(facts, region):
             continue
         said: dict[str, ast.Call] = {}  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
