@@ -210,6 +210,38 @@ carry, ys = scan_steps(x, 10)
 elapsed = time.perf_counter() - t26  # <- JW101
 
 
+def make_forward(params):  # a factory whose function calls a jitted one (jax-gpt's bench)
+    @jax.jit
+    def _fwd(p, tokens):
+        return p * tokens
+
+    def _call(tokens):
+        return _fwd(params, tokens)
+
+    return _call
+
+
+def bench_forward(fwd, tokens):  # handed what the factory made
+    fwd(tokens)
+    jax.effects_barrier()
+    t27 = time.perf_counter()
+    fwd(tokens)
+    jax.effects_barrier()  # waits on effect tokens: the pure work above leaves none
+    return time.perf_counter() - t27  # <- JW101
+
+
+bench_forward(make_forward(x), x)
+
+
+def dequantize_leaf(leaf):  # jax.tree.map runs it on each leaf, eagerly: it is not traced
+    return leaf / jnp.max(jnp.abs(leaf))
+
+
+t28 = time.perf_counter()
+halved = jax.tree.map(dequantize_leaf, {"w": x})
+elapsed = time.perf_counter() - t28  # <- JW101
+
+
 # %% done right
 
 import time

@@ -140,6 +140,19 @@ for _ in range(100):
 state.block_until_ready()
 print("ms per step", (time.perf_counter() - t27) * 10)
 
+import functools
+
+
+def rollouts(keys, n):  # jits a new partial on every call (rl_jax_lib's rollout comparison)
+    rollout = jax.jit(functools.partial(jnp.roll, shift=n))
+    return jax.vmap(rollout)(keys)
+
+
+rollouts(x, 1).block_until_ready()
+t28 = time.perf_counter()
+rollouts(x, 1).block_until_ready()  # <- JW102
+print("rollouts", time.perf_counter() - t28)
+
 
 # %% done right
 
@@ -332,3 +345,19 @@ for _ in range(10):
     np.asarray(state)
 runtime = time.time() - start_time
 print(f"Simulation completed in {runtime:.2f} seconds")
+
+cache = {}
+
+
+def cached_rollouts(keys, n):  # jitted once for each n, then taken out of the cache
+    rollout = cache.get(n)
+    if rollout is None:
+        rollout = jax.jit(functools.partial(jnp.roll, shift=n))
+        cache[n] = rollout
+    return jax.vmap(rollout)(keys)
+
+
+cached_rollouts(x, 1).block_until_ready()
+t29 = time.perf_counter()
+cached_rollouts(x, 1).block_until_ready()
+print("cached rollouts", time.perf_counter() - t29)

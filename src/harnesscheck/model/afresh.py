@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 CACHES = {"lru_cache", "cache", "cached"}
 JITS = JITTING | {"partial"}  # the last names of a jit's callee: partial(jax.jit, ...)(f)
+# Calls that return a new function object on every call: jitting what they return compiles anew.
+MAKERS = {"partial", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "checkpoint"}
 
 
 def jitted_afresh(facts: Local, definition: Function) -> set[str]:
@@ -22,13 +24,29 @@ def jitted_afresh(facts: Local, definition: Function) -> set[str]:
     or a lambda), and the nested definitions a jit decorates."""
     made = _made(definition)
     fresh: set[str] = set()
+    kept = _memoised(definition)
     for node in ast.walk(definition):
         if isinstance(node, Function) and node is not definition:
             if any(facts.wrapper(d) in JITTING for d in node.decorator_list):
                 fresh.add(node.name)
         elif isinstance(node, ast.Assign) and _jit_of_made(facts, node.value, made):
-            fresh |= {name for t in node.targets for name in bound_names(t)}
+            fresh |= {name for t in node.targets for name in bound_names(t)} - kept
     return fresh
+
+
+def _memoised(definition: Function) -> set[str]:
+    """The names ``definition`` binds only where they are None (``if fn is None: fn =
+    jax.jit(...)``, ``fn`` first taken out of a cache): what it made once is kept."""
+    return {
+        node.test.left.id
+        for node in ast.walk(definition)
+        if isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and isinstance(node.test.ops[0], ast.Is)
+        and isinstance(node.test.comparators[0], ast.Constant)
+        and node.test.comparators[0].value is None
+    }
 
 
 def recompiling(facts: Local) -> set[str]:
@@ -50,7 +68,7 @@ def recompiling(facts: Local) -> set[str]:
             found.add(definition.name)
         elif id(jit) in bound:  # f = jit(_compute); f(x)
             names = {n for t in bound[id(jit)].targets for n in bound_names(t)}
-            if _calls(facts, definition, names):
+            if _calls(facts, definition, names - _memoised(definition)):
                 found.add(definition.name)
     for node in facts.of(ast.FunctionDef):  # @jit def inner(...): ...; inner(x)
         if any(facts.wrapper(d) in JITTING for d in node.decorator_list):
@@ -70,21 +88,43 @@ def _cached(definition: Function) -> bool:
 
 
 def _calls(facts: Local, definition: Function, names: set[str]) -> bool:
-    """``definition`` calls one of ``names``."""
+    """``definition`` calls one of ``names``, or a transform of one (``jax.vmap(step)(keys)``)."""
     return any(
-        callee_key(c.func) in names and spans_line(definition, c.lineno) for c in facts.of(ast.Call)
+        spans_line(definition, c.lineno) and callee_key(_unwrapped(c.func)) in names
+        for c in facts.of(ast.Call)
     )
 
 
+def _unwrapped(func: ast.AST) -> ast.AST:
+    """``step`` of ``jax.vmap(step)``; ``func`` itself when it is no transform's call."""
+    while isinstance(func, ast.Call) and callee_name(func.func) in MAKERS and func.args:
+        func = func.args[0]
+    return func
+
+
 def _made(definition: Function) -> set[str]:
-    """The functions ``definition`` defines inside itself."""
-    return {n.name for n in ast.walk(definition) if isinstance(n, Function) and n is not definition}
+    """The functions ``definition`` defines inside itself, and the names it binds to a new
+    function on each call (``fn = functools.partial(rollout, env)``, ``jax.vmap(step)``)."""
+    made = {n.name for n in ast.walk(definition) if isinstance(n, Function) and n is not definition}
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Assign) and _new_function(node.value):
+            made |= {name for t in node.targets for name in bound_names(t)}
+    return made
+
+
+def _new_function(node: ast.AST) -> bool:
+    """``node`` makes a new function object: a lambda, ``functools.partial(f, ...)``, a
+    transform of a function (``jax.vmap(f)``, ``jax.grad(f)``)."""
+    return isinstance(node, ast.Lambda) or (
+        isinstance(node, ast.Call) and callee_name(node.func) in MAKERS and bool(node.args)
+    )
 
 
 def _jit_of_made(facts: Local, node: ast.AST, made: set[str]) -> bool:
-    """``node`` jits a lambda or one of the ``made`` functions: ``jax.jit(lambda v: v)``."""
+    """``node`` jits a function made on this call: ``jax.jit(lambda v: v)``, ``jax.jit(inner)``,
+    ``jax.jit(functools.partial(rollout, env))``, ``jax.jit(jax.vmap(fn))``."""
     return (
         isinstance(node, ast.Call)
         and facts.wrapper(node.func) in JITTING
-        and any(isinstance(w, ast.Lambda) or callee_key(w) in made for w in node.args[:1])
+        and any(_new_function(w) or callee_key(w) in made for w in node.args[:1])
     )

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from harnesscheck.model.factories import factories
 from harnesscheck.model.library import (
     APPENDING,
     BLOCKING,
@@ -110,7 +111,7 @@ class Local:
         self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
         self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
         self._collect()
-        self._factories()
+        self.factories |= factories(self)
         for lines in self.called.values():
             lines.sort()  # the first call of each is then lines[0]
 
@@ -255,27 +256,11 @@ class Local:
                 self.jax_functions.add(target.id)  # g = jax.grad(f): g(x) computes
                 self.transformed.add(target.id)  # ... outside jit, operation by operation
 
-    def _wraps_jitted(self, call: ast.Call) -> bool:
+    def wraps_jitted(self, call: ast.Call) -> bool:
         """A wrapper class of the module made around a jitted function: whisper-jax's
         ``PjittedFnWithContext(pjitted, mesh)``, whose ``__call__`` calls it."""
         at = self._wrappers.get(callee_key(call.func))
         return at is not None and len(call.args) > at and callee_key(call.args[at]) in self.jitted
-
-    def _factories(self) -> None:
-        """The module's functions that return jitted functions: ``return jax.jit(f), jit(g)``."""
-        for node in self.of(ast.Return):
-            values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
-            if values and all(v is not None and self._jitted_value(v) for v in values):
-                inner = self.innermost(node.lineno)
-                if inner is not None:
-                    self.factories.add(inner.name)
-
-    def _jitted_value(self, value: ast.expr) -> bool:
-        """``jax.jit(step)``, a wrapper around a jitted function, or a name bound to one."""
-        made = isinstance(value, ast.Call) and (
-            self.wrapper(value.func) in JITTING or self._wraps_jitted(value)
-        )
-        return made or callee_key(value) in self.jitted
 
     @functools.cached_property
     def defined(self) -> set[str]:
@@ -374,6 +359,8 @@ class Local:
         if isinstance(node, ast.Call):
             partial = callee_name(node.func) == "partial" and node.args
             node = node.args[0] if partial else node.func
+        if dotted_parts(node)[-2:] == ["tree", "map"]:
+            return ""  # jax.tree.map runs its function on each leaf; lax.map traces it
         origin = self._origin(dotted_parts(node))
         return "" if origin and foreign(origin) else name
 

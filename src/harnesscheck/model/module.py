@@ -171,7 +171,7 @@ class Module(Local):
             if bound is not None:
                 for target in node.targets:
                     self.partials.update(dict.fromkeys(bound_names(target), callee_key(bound)))
-            made = callee_key(call.func) in self.factories or self._wraps_jitted(call)
+            made = callee_key(call.func) in self.factories or self.wraps_jitted(call)
             if made or (bound is not None and callee_key(bound) in self.jitted):
                 for target in node.targets:
                     self.jitted.update(bound_names(target))
