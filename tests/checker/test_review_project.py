@@ -85,6 +85,42 @@ s = sweeps(10, s)
 print(time.time() - start)  # <- JW101
 """,
     },
+    # thiomajid/xlstm_jax training/trainer.py: Trainer(eval_step_fn=eval_step), kept in
+    # self._eval_step_fn (annotated), called in a timed evaluation; x.shape read is no wait
+    "a step handed to a class's constructor by keyword, kept in the object": {
+        "trainer.py": """\
+from time import perf_counter
+import jax.numpy as jnp
+
+
+class Trainer:
+    def __init__(self, model, eval_step_fn):
+        self.model = model
+        self._eval_step_fn: object = eval_step_fn
+
+    def evaluate(self, batches):
+        start = perf_counter()
+        for batch in batches:
+            tokens = jnp.array(batch)
+            if tokens.shape[0] == 1:
+                tokens = tokens.squeeze(0)
+            self._eval_step_fn(self.model, tokens)
+        return perf_counter() - start  # <- JW101
+""",
+        "train.py": """\
+import jax
+from trainer import Trainer
+
+
+@jax.jit
+def eval_step(model, tokens):
+    return (model * tokens).sum()
+
+
+trainer = Trainer(model=2.0, eval_step_fn=eval_step)
+print("timing:", trainer.evaluate([[1.0, 2.0]]))
+""",
+    },
     "a package re-exporting its step, imported relatively and by module": {
         "pkg/__init__.py": "from .steps import train_step\n",
         "pkg/steps.py": STEP,

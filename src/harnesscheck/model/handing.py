@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from harnesscheck.model.module import Module
 
 ROUNDS = 8  # of handing a parameter on through helpers: each round reaches one helper deeper
+Position = int | str  # of a parameter handed: its place among the arguments, or its keyword
 
 
 @dataclass
@@ -32,8 +33,8 @@ def find_scopes(module: Module) -> None:
     """Set ``module.scopes``, the parameters of its functions handed JAX functions (by its own
     calls and decorators, or by other modules: ``module.handed_here``), and ``module.handing``,
     the functions of other modules of the program it hands them to."""
-    handed: dict[str, set[int]] = {k: set(v) for k, v in module.handed_here.items()}
-    elsewhere: list[tuple[Module, str, set[int]]] = []  # what decorators of other modules make
+    handed: dict[str, set[Position]] = {k: set(v) for k, v in module.handed_here.items()}
+    elsewhere: list[tuple[Module, str, set[Position]]] = []  # what other modules' decorators make
     for node in module.of(ast.FunctionDef, ast.AsyncFunctionDef):
         if node.name in module.jax_functions or node.name in module.jitted:
             for decorator in node.decorator_list:
@@ -47,16 +48,17 @@ def find_scopes(module: Module) -> None:
                             handed.setdefault(made, set()).add(0)
                         else:
                             elsewhere.append((home, made, {0}))
-    names: list[tuple[str, int, str, int]] = []  # calls handed a name: (callee, position, ...)
+    names: list[tuple[str, Position, str, int]] = []  # calls handed a name: (callee, position, ...)
     for node in module.of(ast.Call):
         if key := callee_key(node.func):
-            for i, argument in enumerate(node.args):
+            arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
+            for i, argument in arguments:
                 if module.jax_function(argument):
                     handed.setdefault(key, set()).add(i)
                 elif isinstance(argument, ast.Name):
                     names.append((key, i, argument.id, node.lineno))
     for _ in range(ROUNDS):  # a parameter handed on: profile_step(f) -> profile_phase(f)
-        module.scopes, module.handing = [], list(elsewhere)
+        module.scopes, module.handing, module.handed_attributes = [], list(elsewhere), set()
         for name, positions in handed.items():
             _hand_to(module, name, positions)
         more = [(key, i) for key, i, name, line in names if handed_at(module, name, line)]
@@ -66,19 +68,51 @@ def find_scopes(module: Module) -> None:
             handed.setdefault(key, set()).add(i)
 
 
+def hand(module: Module, handed: dict[str, set[Position]]) -> bool:
+    """Take the positions of the module's functions' parameters that other modules hand JAX
+    functions; whether that changed anything (its scopes, and what it hands on)."""
+    more = {
+        name: positions - module.handed_here.get(name, set()) for name, positions in handed.items()
+    }
+    if not any(more.values()):
+        return False
+    for name, positions in handed.items():
+        module.handed_here.setdefault(name, set()).update(positions)
+    find_scopes(module)
+    return True
+
+
+def handed_attribute(module: Module, node: ast.Call) -> bool:
+    """``self.eval_step_fn(batch)``: a function the object was handed, kept in it."""
+    func = node.func
+    return (
+        isinstance(func, ast.Attribute)
+        and callee_key(func.value) == "self"
+        and func.attr in module.handed_attributes
+    )
+
+
 def handed_at(module: Module, name: str, line: int) -> bool:
     """``name``, read at ``line``, is a parameter its function is handed JAX functions in."""
     return any(s.first <= line <= s.last and name in s.params for s in module.scopes)
 
 
-def _hand_to(module: Module, name: str, positions: set[int]) -> None:
+def _hand_to(module: Module, name: str, positions: set[Position]) -> None:
     """The parameters at ``positions`` of the function the call of ``name`` runs are handed
-    JAX functions: a scope of the module, or what another module of the program is handed."""
+    JAX functions: a scope of the module, or what another module of the program is handed.
+    A class's are its ``__init__``'s (``Trainer(eval_step_fn=eval_step)``)."""
     if name in module.imported_functions:
         target, theirs = module.imported_functions[name]
         module.handing.append((target, theirs, positions))
+    if name in module._imported_classes:
+        target, theirs = module._imported_classes[name]
+        module.handing.append((target, theirs, positions))
+        return
     owner, dot, method = name.rpartition(".")
-    if owner in module.instances:  # profiler.profile_step(...): a method of its class
+    if name in module._class_methods:
+        owner, dot, method = "self", ".", "__init__"
+        definitions = module.method_definitions(name, method)
+    elif owner in module.instances:  # profiler.profile_step(...): a method of its class
         home, cls = module.instances[owner]
         if home is not module:
             module.handing.append((home, f"self.{method}", positions))
@@ -91,10 +125,30 @@ def _hand_to(module: Module, name: str, positions: set[int]) -> None:
     shift = 1 if dot else 0  # self._embed(state, fn): fn is the third parameter
     for definition in definitions:
         params = positional_params(definition)
-        chosen = {params[i + shift] for i in positions if i + shift < len(params)}
+        chosen = {
+            params[i + shift] if isinstance(i, int) else i
+            for i in positions
+            if (isinstance(i, int) and i + shift < len(params)) or i in params
+        }
         if chosen:
             last = definition.end_lineno or definition.lineno
             module.scopes.append(Handed(definition.lineno, last, chosen))
+            module.handed_attributes |= _kept(definition, chosen)
+
+
+def _kept(definition: Function, params: set[str]) -> set[str]:
+    """The attributes ``definition`` keeps handed functions in: ``self.eval_fn = eval_fn``
+    (then ``self.eval_fn(batch)`` runs one)."""
+    kept: set[str] = set()
+    for node in ast.walk(definition):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and callee_key(node.value) in params:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            kept |= {
+                t.attr
+                for t in targets
+                if isinstance(t, ast.Attribute) and callee_key(t.value) == "self"
+            }
+    return kept
 
 
 def returned_function(module: Module, name: str) -> str:

@@ -18,7 +18,13 @@ from pathlib import Path
 
 from harnesscheck.model.afresh import recompiling
 from harnesscheck.model.classify import classify_functions
-from harnesscheck.model.handing import Handed, find_scopes, handed_at
+from harnesscheck.model.handing import (
+    Handed,
+    Position,
+    find_scopes,
+    handed_at,
+    handed_attribute,
+)
 from harnesscheck.model.library import (
     COMPUTES,
     LIBRARIES,
@@ -80,11 +86,12 @@ class Module(Local):
         path: Path | None = None,
     ) -> None:
         self._imports = imports
-        self.handed_here: dict[str, set[int]] = {}
+        self.handed_here: dict[str, set[Position]] = {}
+        self.handed_attributes: set[str] = set()  # self.step_fn = step_fn, handed a function
         # names bound to functions of other modules of the program: where they are defined
         self.imported_functions: dict[str, tuple[Module, str]] = {}
         self.inherited: dict[str, Module] = {}  # methods a class here inherits: where defined
-        self.handing: list[tuple[Module, str, set[int]]] = []  # (module, function, positions)
+        self.handing: list[tuple[Module, str, set[Position]]] = []  # (module, function, places)
         # classes imported from the program's modules, by the name bound here: (module, name)
         self._imported_classes: dict[str, tuple[Module, str]] = {}
         self.jax_values: set[str] = set()  # names bound to JAX arrays
@@ -132,20 +139,6 @@ class Module(Local):
         self.jax_values -= host
         find_scopes(self)
         self._step = 3
-
-    def hand(self, handed: dict[str, set[int]]) -> bool:
-        """Take the positions of its functions' parameters that other modules hand JAX
-        functions; whether that changed anything (its scopes, and what it hands on)."""
-        more = {
-            name: positions - self.handed_here.get(name, set())
-            for name, positions in handed.items()
-        }
-        if not any(more.values()):
-            return False
-        for name, positions in handed.items():
-            self.handed_here.setdefault(name, set()).update(positions)
-        find_scopes(self)
-        return True
 
     def _lambdas(self) -> None:
         """Names bound only to lambdas that dispatch JAX work: ``f = lambda p: loss(p, x)``
@@ -384,7 +377,11 @@ class Module(Local):
             return True  # self.step = jax.jit(f); train.step(x), train being of the project
         if dotted_parts(func)[:1] == ["self"] and len(dotted_parts(func)) == 2:  # self.evaluate()
             method = func.attr  # type: ignore[union-attr]
-            return method in self.jax_functions or method in self._jitted_methods
+            return (
+                method in self.jax_functions
+                or method in self._jitted_methods
+                or handed_attribute(self, node)
+            )
         if isinstance(func, ast.Attribute) and func.attr not in WAITING_METHODS:
             if self.from_jax(func):
                 if func.attr in LOOPS:

@@ -11,6 +11,7 @@ import ast
 from pathlib import Path
 
 from harnesscheck import sources
+from harnesscheck.model.handing import Position, hand
 from harnesscheck.model.library import LIBRARIES
 from harnesscheck.model.module import Imports, Module
 
@@ -55,14 +56,14 @@ class Program:
                 except Exception as error:
                     failed[module] = error
         for _ in range(ROUNDS):
-            handed: dict[Module, dict[str, set[int]]] = {}
+            handed: dict[Module, dict[str, set[Position]]] = {}
             for module in [*self._modules.values(), *self._chunks]:
                 for target, name, positions in module.handing if module is not None else []:
                     handed.setdefault(target, {}).setdefault(name, set()).update(positions)
             changed = False
             for target, names in handed.items():
                 try:
-                    changed = target.hand(names) or changed
+                    changed = hand(target, names) or changed
                 except Exception as error:
                     failed[target] = error
             if not changed:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from harnesscheck.model.handing import handed_attribute
 from harnesscheck.model.library import APPENDING, WAITING_ATTRIBUTES
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import (
@@ -17,6 +18,9 @@ from harnesscheck.model.syntax import (
     may_sync,
     names_read,
 )
+
+# What an array says of itself without waiting for its values
+METADATA = {"shape", "dtype", "ndim", "size", "sharding", "aval", "weak_type"}
 
 
 class Timed:
@@ -82,8 +86,8 @@ class Timed:
                 self.waited |= self.held(node.value)  # f"{loss}" reads the values
             elif isinstance(node, ast.Attribute) and node.attr in WAITING_ATTRIBUTES:
                 self.waited |= self.held(node.value)  # loss._value (alpa's benchmarks)
-            elif isinstance(node, ast.Assert):
-                self.waited |= self.held(node.test)  # `if loss < best:` reads the values
+            elif isinstance(node, ast.Assert):  # `if loss < best:` reads values, `x.shape` not
+                self.waited |= self.made_in(node.test) | self.held(_values_in(node.test))
         for target, value in module.assignments(statement):
             if self._apart(target, value):
                 continue
@@ -142,8 +146,9 @@ class Timed:
                 for argument in node.args:  # nnx: train_step(model, batch) updates the model
                     if isinstance(argument, ast.Name):
                         self.sources.setdefault(argument.id, set()).add(place)
-                if isinstance(node.func, ast.Attribute):  # sim.step(n) keeps it in sim.data
-                    for name in bound_names(node.func.value):
+                kept = isinstance(node.func, ast.Attribute) and not handed_attribute(module, node)
+                if kept:  # sim.step(n) keeps it in sim.data; self.step_fn(x), handed, does not
+                    for name in bound_names(node.func.value):  # type: ignore[union-attr]
                         self.sources.setdefault(name, set()).add(place)
         elif module.is_wait(node):
             self.waited |= self.held(node)
@@ -179,6 +184,16 @@ class Timed:
                 read = names_read(arguments)
                 self.unseen = [names for names in self.unseen if not names & read]
                 self.unseen.append({n for t in statement.targets for n in bound_names(t)})
+
+
+def _values_in(test: ast.expr) -> ast.Tuple:
+    """What a test reads the values of: its names, less those it reads only the metadata of
+    (``x.shape``, ``x.dtype``: known without waiting for the array)."""
+    metadata = {
+        id(n.value) for n in ast.walk(test) if isinstance(n, ast.Attribute) and n.attr in METADATA
+    }
+    names = [n for n in ast.walk(test) if isinstance(n, ast.Name) and id(n) not in metadata]
+    return ast.Tuple(names)
 
 
 def spine(node: ast.AST) -> Iterator[ast.AST]:
