@@ -121,6 +121,37 @@ trainer = Trainer(model=2.0, eval_step_fn=eval_step)
 print("timing:", trainer.evaluate([[1.0, 2.0]]))
 """,
     },
+    # aod321/allen_v1_chen_2022_jax scripts/test_billeh_brainstate.py: network =
+    # V1NetworkBrainstate.from_billeh(...), a classmethod returning cls(...), then
+    # network.update(x) timed unwaited
+    "an instance made by a classmethod of a class in another module": {
+        "net.py": """\
+import jax.numpy as jnp
+
+
+class Network:
+    def __init__(self, weights):
+        self.weights = weights
+
+    @classmethod
+    def from_config(cls, n):
+        return cls(jnp.ones((n, n)))
+
+    def update(self, x):
+        return jnp.tanh(self.weights @ x)
+""",
+        "run.py": """\
+import time
+import jax.numpy as jnp
+from net import Network
+network = Network.from_config(4)
+x = jnp.ones(4)
+network.update(x).block_until_ready()
+start = time.time()
+out = network.update(x)
+print(time.time() - start)  # <- JW101
+""",
+    },
     "a package re-exporting its step, imported relatively and by module": {
         "pkg/__init__.py": "from .steps import train_step\n",
         "pkg/steps.py": STEP,

@@ -8,7 +8,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from harnesscheck.model.syntax import callee_key, callee_name
+from harnesscheck.model.syntax import bound_names, callee_key, callee_name
 from harnesscheck.model.traced import called_as_they_are, traced_definitions
 
 if TYPE_CHECKING:
@@ -97,3 +97,15 @@ def _opening(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, i
 
 def _closing(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
     return definition.end_lineno or definition.lineno, definition.end_col_offset or 0
+
+
+def bound_to_lambdas(module: Module) -> None:
+    """Names bound only to lambdas that dispatch JAX work: ``f = lambda p: loss(p, x)`` (then
+    ``f(params)`` dispatches it)."""
+    bound: dict[str, list[ast.expr]] = {}
+    for node in module.assigned:
+        for name in (n for target in node.targets for n in bound_names(target)):
+            bound.setdefault(name, []).append(node.value)
+    for name, values in bound.items():
+        if all(isinstance(v, ast.Lambda) and module.jax_call(v.body) for v in values):
+            module.jax_functions.add(name)

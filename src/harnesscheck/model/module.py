@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harnesscheck.model.afresh import recompiling
-from harnesscheck.model.classify import classify_functions
+from harnesscheck.model.classify import bound_to_lambdas, classify_functions
 from harnesscheck.model.handing import (
     Handed,
     Position,
@@ -125,7 +125,7 @@ class Module(Local):
         self._made()
         classify_functions(self)
         self._instances()  # again: what the module's own classes' methods do is known now
-        self._lambdas()
+        bound_to_lambdas(self)
         host: set[str] = set()  # names also bound to a constant or to what NumPy makes
         for node in self.of(ast.Assign):
             names = {n for target in node.targets for n in bound_names(target)}
@@ -139,17 +139,6 @@ class Module(Local):
         self.jax_values -= host
         find_scopes(self)
         self._step = 3
-
-    def _lambdas(self) -> None:
-        """Names bound only to lambdas that dispatch JAX work: ``f = lambda p: loss(p, x)``
-        (then ``f(params)`` dispatches it)."""
-        bound: dict[str, list[ast.expr]] = {}
-        for node in self.assigned:
-            for name in (n for target in node.targets for n in bound_names(target)):
-                bound.setdefault(name, []).append(node.value)
-        for name, values in bound.items():
-            if all(isinstance(v, ast.Lambda) and self.jax_call(v.body) for v in values):
-                self.jax_functions.add(name)
 
     def _made(self) -> None:
         """Names bound to what a factory makes, to a partial of a jitted function, to a
@@ -189,6 +178,9 @@ class Module(Local):
         of another module (then ``env.batch_step`` is jitted)."""
         for node in self.assigned:
             made = callee_key(node.value.func) if isinstance(node.value, ast.Call) else ""
+            cls, _, method = made.rpartition(".")  # Net.from_config(...) -> cls(...): a Net
+            if self._methods_of(cls) and self._builds(cls, method):
+                made = cls
             kinds = self._methods_of(made)
             for target in node.targets:
                 for name in bound_names(target):
@@ -200,6 +192,15 @@ class Module(Local):
                         self.instances[name] = (self, made)
                     elif made in self._imported_classes:
                         self.instances[name] = self._imported_classes[made]
+
+    def _builds(self, cls: str, method: str) -> bool:
+        """``cls.method`` is a classmethod of the program's class ``cls``."""
+        home, theirs = self._imported_classes.get(cls, (self, cls))
+        return any(
+            callee_name(d) == "classmethod"
+            for definition in home.method_definitions(theirs, method)
+            for d in definition.decorator_list
+        )
 
     def method_definitions(self, cls: str, method: str) -> list[Function]:
         """The definitions of ``method`` in the module's class ``cls``."""
