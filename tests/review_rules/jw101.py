@@ -249,6 +249,14 @@ if y.shape[0] == 1:  # the shape is known at dispatch: this reads no value, and 
 elapsed = time.perf_counter() - t29  # <- JW101
 
 
+double = jax.jit(lambda a: a * 2)
+for label, fn in [("step", step), ("double", double)]:  # functions picked from a table
+    fn(x).block_until_ready()
+    t30 = time.perf_counter()
+    y = fn(x)
+    print(label, time.perf_counter() - t30)  # <- JW101
+
+
 # %% done right
 
 import time

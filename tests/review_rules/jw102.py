@@ -154,6 +154,21 @@ rollouts(x, 1).block_until_ready()  # <- JW102
 print("rollouts", time.perf_counter() - t28)
 
 
+def rollouts_vmap_jit(keys):  # a new partial jitted, then vmapped, on every call
+    jitted = jax.jit(functools.partial(jnp.roll, shift=1))
+    batched = jax.vmap(jitted)
+    return batched(keys)
+
+
+strategies = {"vmap_jit": {"function": rollouts_vmap_jit, "name": "vmap(jit(f))"}}
+for key, info in strategies.items():
+    strategy_fn = info["function"]
+    strategy_fn(x).block_until_ready()
+    t30 = time.perf_counter()
+    strategy_fn(x).block_until_ready()  # <- JW102
+    print(key, time.perf_counter() - t30)
+
+
 # %% done right
 
 import time

@@ -68,7 +68,8 @@ def recompiling(facts: Local) -> set[str]:
             found.add(definition.name)
         elif id(jit) in bound:  # f = jit(_compute); f(x)
             names = {n for t in bound[id(jit)].targets for n in bound_names(t)}
-            if _calls(facts, definition, names - _memoised(definition)):
+            names -= _memoised(definition)
+            if _calls(facts, definition, names | _wrapping(definition, names)):
                 found.add(definition.name)
     for node in facts.of(ast.FunctionDef):  # @jit def inner(...): ...; inner(x)
         if any(facts.wrapper(d) in JITTING for d in node.decorator_list):
@@ -93,6 +94,18 @@ def _calls(facts: Local, definition: Function, names: set[str]) -> bool:
         spans_line(definition, c.lineno) and callee_key(_unwrapped(c.func)) in names
         for c in facts.of(ast.Call)
     )
+
+
+def _wrapping(definition: Function, names: set[str]) -> set[str]:
+    """The names ``definition`` binds to a transform of one of ``names`` (``batched =
+    jax.vmap(jitted)``): calling one calls it."""
+    return {
+        name
+        for node in ast.walk(definition)
+        if isinstance(node, ast.Assign) and callee_key(_unwrapped(node.value)) in names
+        for target in node.targets
+        for name in bound_names(target)
+    }
 
 
 def _unwrapped(func: ast.AST) -> ast.AST:

@@ -54,6 +54,7 @@ from harnesscheck.model.syntax import (
     of_the_host,
     walk,
 )
+from harnesscheck.model.tables import pick_from_tables
 
 # What a module of the program shares with one that imports it: the names of each of these kinds.
 SHARED = (
@@ -124,6 +125,7 @@ class Module(Local):
         self._instances()
         self._made()
         classify_functions(self)
+        pick_from_tables(self)
         self._instances()  # again: what the module's own classes' methods do is known now
         bound_to_lambdas(self)
         host: set[str] = set()  # names also bound to a constant or to what NumPy makes
