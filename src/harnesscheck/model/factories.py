@@ -7,7 +7,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from harnesscheck.model.library import JITTING
-from harnesscheck.model.syntax import Function, callee_key
+from harnesscheck.model.syntax import Function, callee_key, spans_line
 
 if TYPE_CHECKING:
     from harnesscheck.model.local import Local
@@ -19,15 +19,13 @@ def factories(facts: Local) -> set[str]:
     found: set[str] = set()
     for node in facts.of(ast.Return):
         values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+        if not values or any(v is None for v in values):
+            continue
+        rest = [v for v in values if not _jitted_value(facts, v)]  # type: ignore[arg-type]
+        if any(not isinstance(v, ast.Name) or v.id not in facts.functions for v in rest):
+            continue  # only a function defined in the module may be one that calls a jit
         inner = facts.innermost(node.lineno)
-        if (
-            inner is not None
-            and values
-            and all(
-                v is not None and (_jitted_value(facts, v) or _calls_jitted(facts, inner, v))
-                for v in values
-            )
-        ):
+        if inner is not None and all(_calls_jitted(facts, inner, v) for v in rest):
             found.add(inner.name)
     return found
 
@@ -44,14 +42,13 @@ def _calls_jitted(facts: Local, outer: Function, value: ast.expr) -> bool:
     """``value`` names a function defined in ``outer`` that returns what a jitted function
     returns: ``def _call(tokens): return _fwd(params, tokens)``, then ``return _call``."""
     return any(
-        isinstance(d, Function)
-        and d is not outer
-        and d.name == callee_key(value)
+        d is not outer
+        and spans_line(outer, d.lineno)
         and any(
             isinstance(r, ast.Return)
             and isinstance(r.value, ast.Call)
             and callee_key(r.value.func) in facts.jitted
             for r in ast.walk(d)
         )
-        for d in ast.walk(outer)
+        for d in facts.functions.get(callee_key(value), [])
     )

@@ -22,18 +22,27 @@ def pick_from_tables(module: Module) -> None:
     picked: dict[str, list[list[ast.expr]]] = {}  # name -> what each binding may pick
     picks: set[int] = set()  # the assignments that pick a field of a row
     for loop in module.of(ast.For):
-        for target, values in _picks(_rows(loop.iter, literals), loop.target):
+        rows = _rows(loop.iter, literals)
+        named = (ast.Name, ast.Attribute, ast.Dict)  # functions, or rows of fields
+        chosen = [
+            (t, v) for t, v in _picks(rows, loop.target) if all(isinstance(e, named) for e in v)
+        ]
+        if not chosen:
+            continue
+        for target, values in chosen:
             picked.setdefault(target, []).append(values)
         for node in ast.walk(loop):  # fn = info["function"], info a row of dicts
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript):
                 row = callee_key(node.value.value)
                 key = node.value.slice
-                for target, values in _picks(_rows(loop.iter, literals), loop.target):
+                for target, values in chosen:
                     if target == row and isinstance(key, ast.Constant):
                         fields = [_field(v, key.value) for v in values]
                         picks.add(id(node))
                         for name in (t.id for t in node.targets if isinstance(t, ast.Name)):
                             picked.setdefault(name, []).append(fields)
+    if not picked:
+        return
     other = {n for a in module.assigned if id(a) not in picks for t in a.targets for n in _names(t)}
     for name, bindings in picked.items():
         values = [v for binding in bindings for v in binding]
@@ -98,6 +107,11 @@ def _field(row: ast.expr, key: object) -> ast.expr | None:
         if isinstance(k, ast.Constant) and k.value == key:
             return v
     return None
+
+
+def _named(value: ast.expr) -> bool:
+    """What a table may hold a function as: a name, an attribute, a row of fields."""
+    return isinstance(value, (ast.Name, ast.Attribute, ast.Dict))
 
 
 def _names(target: ast.expr) -> list[str]:
