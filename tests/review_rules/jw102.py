@@ -169,6 +169,20 @@ for key, info in strategies.items():
     print(key, time.perf_counter() - t30)
 
 
+class Generator:
+    @functools.partial(jax.jit, static_argnums=(0,))
+    def forward(self, ids):
+        return ids * 2
+
+    def generate(self, ids, steps):  # a token more on each round: each length compiles
+        for step in range(steps):
+            t31 = time.perf_counter()
+            logits = self.forward(ids)  # <- JW102
+            ids = jnp.concatenate([ids, logits[:, -1:]], axis=1)
+            ids.block_until_ready()
+            print(step, time.perf_counter() - t31)
+
+
 # %% done right
 
 import time

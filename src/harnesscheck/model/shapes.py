@@ -1,6 +1,7 @@
 """Arrays whose shape changes from one round of a loop to the next: made in the loop's body by a
 constructor whose shape reads the loop's variable (``x = jnp.ones((n, n))`` in ``for n in
-sizes:``), or sliced to a length that does (``batch = data[:n]``). A jitted function, or an
+sizes:``), sliced to a length that does (``batch = data[:n]``), or joined with more on each
+round (``ids = jnp.concatenate([ids, token], axis=1)``). A jitted function, or an
 operation outside jit, called with one compiles anew on each round."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ SHAPE_AT: dict[str, tuple[int, ...] | None] = {
 # parameters (normal(loc, scale, size))
 RANDOM = {"normal", "uniform", "randint", "truncated_normal", "bernoulli"}
 SHAPE_WORDS = {"shape", "size", "num"}
+GROWING = {"concatenate", "append", "hstack", "vstack", "column_stack"}
 
 
 def reshaped(facts: Module, line: int) -> tuple[ast.For, dict[str, str]] | None:
@@ -36,9 +38,13 @@ def reshaped(facts: Module, line: int) -> tuple[ast.For, dict[str, str]] | None:
     made: dict[str, str] = {}
     for statement in loop.body:
         for node in walk(statement):
-            if not isinstance(node, ast.Assign) or node.lineno >= line:
+            if not isinstance(node, ast.Assign):
                 continue
             names = [name for target in node.targets for name in bound_names(target)]
+            if _grows(node.value, names):  # ids = jnp.concatenate([ids, token], axis=1)
+                made.update(dict.fromkeys(names, next(iter(varying), names[0])))
+            if node.lineno >= line:
+                continue
             read = names_read(node.value) & varying.keys()
             if not read:
                 continue
@@ -48,6 +54,17 @@ def reshaped(facts: Module, line: int) -> tuple[ast.For, dict[str, str]] | None:
             elif not any(isinstance(n, ast.Call) for n in walk(node.value)):
                 varying.update(dict.fromkeys(names, by))  # n = sizes[i], n = 2 ** i
     return loop, made
+
+
+def _grows(value: ast.AST, names: list[str]) -> bool:
+    """``value`` joins one of ``names`` with more (``jnp.concatenate([ids, token], axis=1)``):
+    bound to it on each round of a loop, the array is longer on each round."""
+    return (
+        isinstance(value, ast.Call)
+        and callee_name(value.func) in GROWING
+        and bool(value.args)
+        and bool(names_read(value.args[0]) & set(names))
+    )
 
 
 def _shaped_by(facts: Module, value: ast.AST, varying: set[str]) -> bool:

@@ -349,6 +349,8 @@ def _compiles(facts: Module, call: ast.Call, start: int, first: bool = True) -> 
         return ""  # jit(lambda x: x, out_shardings=...) moves arrays: a copy, not a step
     if name in facts.jitted and first_call(name):
         return repr(name)
+    if not first and name.removeprefix("self.") in facts.jitted:  # self.forward_pass(ids)
+        return repr(name)  # (a method's first call: left to the calls of the class's users)
     if callee_name(call.func) in LOOPS:
         looped = [callee_key(a) for a in call.args if callee_key(a) in facts.jitted]
         return next((repr(n) for n in looped if first_call(n)), "")
