@@ -183,6 +183,17 @@ class Generator:
             print(step, time.perf_counter() - t31)
 
 
+def time_ms(fn, n_iter=20):  # times what it is handed (jax-vulcan's profile_step)
+    t32 = time.perf_counter()
+    for _ in range(n_iter):
+        fn().block_until_ready()
+    return (time.perf_counter() - t32) / n_iter * 1e3
+
+
+rhs_jit = jax.jit(lambda a: a - 3)
+print(time_ms(lambda: rhs_jit(x)))  # <- JW102
+
+
 # %% done right
 
 import time
@@ -390,3 +401,15 @@ cached_rollouts(x, 1).block_until_ready()
 t29 = time.perf_counter()
 cached_rollouts(x, 1).block_until_ready()
 print("cached rollouts", time.perf_counter() - t29)
+
+
+def time_handed(fn, repeats):
+    t30 = time.perf_counter()
+    for _ in range(repeats):
+        fn().block_until_ready()
+    return (time.perf_counter() - t30) / repeats
+
+
+batched = jax.jit(lambda: x * 4)
+batch_first_seconds = time_handed(batched, 1)  # the first call, timed on purpose
+warmed_seconds = time_handed(batched, 10)

@@ -34,6 +34,7 @@ from harnesscheck.model.syntax import (
     dotted_parts,
     is_timer,
     names_read,
+    positional_params,
     spans_line,
 )
 from harnesscheck.regions import TIMED_WORDS, Region, running
@@ -57,6 +58,7 @@ def check(source: Source) -> Iterator[Finding]:
     region's own timings are minimised, taken the median of or sliced past their first runs,
     or it is a warm-up, or a running clock (read in a loop it started before: time since then)."""
     facts = source.facts
+    yield from _handed_first(source)
     for region in source.regions:
         if not region.fixed_count or running(region, facts) or _round_apart(facts, region):
             continue
@@ -102,6 +104,58 @@ def check(source: Source) -> Iterator[Finding]:
                 yield from (
                     f for f in _operations_first(facts, region) if (f.line, f.col) not in places
                 )
+
+
+def _handed_first(source: Source) -> Iterator[Finding]:
+    """A helper that times a function it is handed (``def _timeit(fn): t0 = ...; fn(); ...``),
+    handed at a call a jitted function (or a lambda calling one) called nowhere before that
+    call: its first call, compiling, is in the helper's timing. Found at the call."""
+    facts = source.facts
+    for helper, position in _timing_helpers(source):
+        for call in facts.of(ast.Call):
+            if callee_key(call.func) != helper or len(call.args) <= position:
+                continue
+            handed = call.args[position]
+            body = handed.body if isinstance(handed, ast.Lambda) else handed
+            inner = body.func if isinstance(body, ast.Call) else body
+            name = callee_key(inner)
+            # the call's own line or the helper's name may say compiling is what it times:
+            # batch_first_seconds = timed(step, 1), _compile_time(new_jit, ...)
+            said = says([facts.lines[call.lineno - 1], helper], (*WARM_UP, *WHOLE_RUN))
+            first = facts.called.get(name, [call.lineno])[0] >= call.lineno
+            if name in facts.jitted and first and not said:
+                yield finding(
+                    CODE,
+                    call,
+                    f"{name!r} is first called inside the timed region of {helper!r}: its "
+                    "compilation is timed; call it once (blocked) before handing it over",
+                )
+
+
+def _timing_helpers(source: Source) -> Iterator[tuple[str, int]]:
+    """The module's functions that time a call of one of their parameters, called nowhere
+    else in them (a first call timed apart from the next is compiling shown on purpose), with
+    that parameter's position; not where the region says it times compiling."""
+    facts = source.facts
+    for region in source.regions:
+        definition = facts.innermost(region.start)
+        if definition is None or not region.fixed_count:
+            continue
+        if meant(facts, region.start, region.end, (*WARM_UP, *WHOLE_RUN)):
+            continue
+        params = positional_params(definition)
+        last = getattr(region.end, "end_lineno", None) or region.start
+        for call in region.timed.every:
+            name = callee_key(call.func)
+            elsewhere = [
+                c
+                for c in facts.of(ast.Call)
+                if callee_key(c.func) == name
+                and spans_line(definition, c.lineno)
+                and not region.start <= c.lineno <= last
+            ]
+            if name in params and not elsewhere:
+                yield definition.name, params.index(name)
 
 
 def _new_shapes(facts: Module, region: Region, said: set[str]) -> Iterator[Finding]:
