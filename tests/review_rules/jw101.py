@@ -257,6 +257,15 @@ for label, fn in [("step", step), ("double", double)]:  # functions picked from 
     print(label, time.perf_counter() - t30)  # <- JW101
 
 
+def infer(observation):  # one clock, read after each phase (VLA_JAX_TPU's policy server)
+    start = time.time()
+    batch = np.asarray(observation)
+    print("processed", time.time() - start)
+    prediction = step(batch)
+    print("applied", time.time() - start)  # <- JW101
+    return np.asarray(prediction)
+
+
 # %% done right
 
 import time

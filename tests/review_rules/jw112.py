@@ -35,6 +35,12 @@ for field in dataclasses.fields(data):  # <- JW112
     if isinstance(value, jax.Array):
         value.block_until_ready()
 
+
+def block_tree(tree):  # ferminet's benchmark: the function form, leaf by leaf
+    for leaf in jax.tree_util.tree_leaves(tree):  # <- JW112
+        jax.block_until_ready(leaf)
+
+
 # %% done right
 
 import time
@@ -79,3 +85,10 @@ for batch, mask in batches():  # each round's own new batch, made as the loop go
     mask.block_until_ready()
 
 masks = [mask.block_until_ready() for batch, mask in batches()]  # each round's own, as above
+
+
+def synchronise(result):
+    try:
+        jax.block_until_ready(result)
+    except TypeError:  # only where the batched block could not take the tree
+        jax.tree_util.tree_map(lambda x: jax.block_until_ready(x), result)

@@ -40,6 +40,7 @@ class Region:
     host: frozenset[str]
     fixed_count: bool
     timed: Timed
+    again: bool = False  # a later reading of a clock read before: what ran first belongs in it
 
 
 def judgeable(region: Region, facts: Module) -> bool:
@@ -242,13 +243,14 @@ def _read(
     start: int,
     timer: ast.Call | None = None,
     fixed_count: bool = True,
+    since: bool = False,
 ) -> Region:
     timed = Timed(module)
     for piece, alternative in _in_order(statements):
         timed.read(piece, alternative)
     for piece in _before_timer(end, timer):
         timed.read(piece)
-    return Region(start, end, frozenset(host), fixed_count, timed)
+    return Region(start, end, frozenset(host), fixed_count, timed, since)
 
 
 def _timeit(module: Module, call: ast.Call) -> list[Region]:
@@ -377,7 +379,39 @@ def _timer_readings(
             statements, end, timer = until
             host |= _host_in_scope(module, body[0].lineno)  # made before the block it is in
             found.append(_read(module, host, statements, end, statement.lineno, timer=timer))
+            found += _read_again(module, host, body, i, end)
     return found
+
+
+def _read_again(
+    module: Module, host: set[str], body: list[ast.stmt], i: int, end: ast.stmt
+) -> list[Region]:
+    """The later readings of the clock started at ``body[i]``, in the same block, with no
+    restart between (``log("apply", time.time() - start)`` after ``log("parse", ...)``): each
+    times all since the start, and is read when the work since then should be done."""
+    started = {n for t in getattr(body[i], "targets", []) for n in bound_names(t)}
+    found: list[Region] = []
+    while end in body:
+        until = _until_timer(body, body.index(end) + 1)
+        if until is None or until[1] not in body or not _reads(until[1], started):
+            break
+        end, timer = until[1], until[2]
+        statements = body[i + 1 : body.index(end)]
+        found.append(_read(module, host, statements, end, body[i].lineno, timer, since=True))
+    return found
+
+
+def _reads(statement: ast.stmt, started: set[str]) -> bool:
+    """``statement`` reads the clock started as one of ``started`` (``time() - start``), and
+    does not start it again."""
+    restarted = {n for t in getattr(statement, "targets", []) for n in bound_names(t)}
+    return not restarted & started and any(
+        isinstance(n, ast.BinOp)
+        and isinstance(n.op, ast.Sub)
+        and is_timer(n.left)
+        and callee_key(n.right) in started
+        for n in ast.walk(statement)
+    )
 
 
 def _until_timer(

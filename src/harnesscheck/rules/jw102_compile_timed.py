@@ -60,7 +60,9 @@ def check(source: Source) -> Iterator[Finding]:
     facts = source.facts
     yield from _handed_first(source)
     for region in source.regions:
-        if not region.fixed_count or running(region, facts) or _round_apart(facts, region):
+        if not region.fixed_count or region.again or running(region, facts):
+            continue
+        if _round_apart(facts, region):
             continue
         yield from _recompiled(facts, region)
         # a function called more than once has compiled its steps by its second call, unless

@@ -20,7 +20,13 @@ from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
 from harnesscheck.model.module import Module
-from harnesscheck.model.syntax import bound_names, dotted_parts, names_read
+from harnesscheck.model.syntax import (
+    bound_names,
+    callee_name,
+    dotted_parts,
+    names_read,
+    spans_line,
+)
 from harnesscheck.rules import Source
 
 CODE = "JW112"
@@ -64,13 +70,20 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if isinstance(each, ast.IfExp):  # a.block_until_ready() if hasattr(a, ...) else a
             each = next((e for e in (each.body, each.orelse) if isinstance(e, ast.Call)), each)
-        if _blocks_one_of(each, items):
+        if _blocks_one_of(each, items) and not _fallback(source, node):
             yield finding(
                 CODE,
                 node,
                 "this blocks array by array: `jax.block_until_ready(arrays)` waits for the same "
                 "in one batched call",
             )
+
+
+def _fallback(source: Source, node: ast.AST) -> bool:
+    """``node`` is in an ``except`` handler: what runs where the batched block failed
+    (``jax.block_until_ready(result)`` raised on a tree it cannot take)."""
+    handlers = source.facts.of(ast.ExceptHandler)
+    return any(spans_line(handler, node.lineno) for handler in handlers)  # type: ignore[attr-defined]
 
 
 def _loop_block(loop: ast.For) -> tuple[set[str], ast.AST] | None:
@@ -107,14 +120,17 @@ def _taken_from(value: ast.AST, item: str) -> bool:
 
 
 def _blocks_one_of(each: ast.AST, names: set[str]) -> bool:
-    """``each`` is ``x.block_until_ready()`` of one of ``names``."""
-    return (
-        isinstance(each, ast.Call)
-        and isinstance(each.func, ast.Attribute)
-        and each.func.attr == "block_until_ready"
-        and isinstance(each.func.value, ast.Name)
-        and each.func.value.id in names
-    )
+    """``each`` is ``x.block_until_ready()``, or ``jax.block_until_ready(x)``, of one of
+    ``names``."""
+    if not isinstance(each, ast.Call) or callee_name(each.func) != "block_until_ready":
+        return False
+    if isinstance(each.func, ast.Attribute) and not each.args:  # x.block_until_ready()
+        blocked = each.func.value
+    elif len(each.args) == 1 and dotted_parts(each.func)[:1] in (["jax"], ["block_until_ready"]):
+        blocked = each.args[0]  # jax.block_until_ready(leaf), for leaf in leaves
+    else:
+        return False
+    return isinstance(blocked, ast.Name) and blocked.id in names
 
 
 def _one_item(facts: Module, call: ast.Call) -> bool:
