@@ -413,3 +413,13 @@ def time_handed(fn, repeats):
 batched = jax.jit(lambda: x * 4)
 batch_first_seconds = time_handed(batched, 1)  # the first call, timed on purpose
 warmed_seconds = time_handed(batched, 10)
+
+metacal = jax.jit(lambda a: a.T)
+for i in range(2):  # the first round told apart, by the label printed with its time
+    if i == 0:
+        msg = "the first, compiling"
+    else:
+        msg = "compiled"
+    t31 = time.perf_counter()
+    metacal(x).block_until_ready()
+    print(msg, time.perf_counter() - t31)

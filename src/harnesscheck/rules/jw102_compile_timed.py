@@ -238,25 +238,41 @@ def _caches_cleared(facts: Module, region: Region) -> bool:
 def _round_apart(facts: Module, region: Region) -> bool:
     """The timer is read under ``if it == 0:`` (or its ``else``), a round's number against 0
     (not ``(step + 1) % every == 0``): the first round timed on its own, on purpose
-    (``t_first``), or every round but the first."""
+    (``t_first``), or every round but the first; or the loop around the region tells its
+    first round apart before the timer starts (``if i == 0: msg = "jit warmup"``)."""
     line = getattr(region.end, "lineno", region.start)
+    rounds = {
+        name
+        for loop in facts.of(ast.For)
+        if spans_line(loop, region.start)
+        for name in bound_names(loop.target)
+    }
     for node in facts.of(ast.If):
-        test = node.test
-        if (
-            isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
-            and {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant}
-            and any(
-                isinstance(side, ast.Constant) and side.value == 0
-                for side in (test.left, *test.comparators)
-            )
-            and node.lineno < line
-            and spans_line(node, line)
-            and not spans_line(node, region.start)
+        if not _first_round(node.test):
+            continue
+        if node.lineno < line and spans_line(node, line) and not spans_line(node, region.start):
+            return True
+        first = node.lineno < region.start and callee_key(node.test.left) in rounds  # type: ignore[attr-defined]
+        if first and any(
+            spans_line(loop, node.lineno) and spans_line(loop, region.start)
+            for loop in facts.of(ast.For)
         ):
             return True
     return False
+
+
+def _first_round(test: ast.expr) -> bool:
+    """``it == 0`` (or ``!=``): a round's number against 0."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
+        and {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant}
+        and any(
+            isinstance(side, ast.Constant) and side.value == 0
+            for side in (test.left, *test.comparators)
+        )
+    )
 
 
 def _timed_again(source: Source, region: Region, call: ast.Call) -> bool:
