@@ -423,3 +423,19 @@ for i in range(2):  # the first round told apart, by the label printed with its 
     t31 = time.perf_counter()
     metacal(x).block_until_ready()
     print(msg, time.perf_counter() - t31)
+
+grads_jit = jax.jit(lambda a: a * a)
+runtimes = []
+for i in range(5):
+    tic = time.perf_counter()
+    grads_jit(x).block_until_ready()
+    toc = time.perf_counter()
+    if i > 0:  # the first round, compiling, left out of the mean
+        runtimes.append(toc - tic)
+print("step time", np.mean(runtimes))
+
+update_nbrs = jax.jit(lambda a: a + 0.1)
+t32 = time.time()
+update_nbrs(x).block_until_ready()
+t33 = time.time()
+print(f"First update (includes JIT): {(t33 - t32) * 1000:.1f} ms")

@@ -27,6 +27,7 @@ from harnesscheck.model.library import (
 )
 from harnesscheck.model.syntax import (
     Function,
+    appended,
     bound_names,
     callee_key,
     callee_name,
@@ -37,6 +38,7 @@ from harnesscheck.model.syntax import (
     is_timer,
     names_read,
     paired,
+    past_first,
     positional_params,
     positive_count,
     reshards,
@@ -141,6 +143,9 @@ class Local:
                     isinstance(lower, ast.Name) and "warm" in lower.id.lower()
                 ):
                     self.kept_names |= names_read(node.value)
+        for node in self.of(ast.If):  # if i > 0: times.append(dt), the first round left out
+            if past_first(node.test):
+                self.kept_names |= {n for s in node.body for n in appended(s)}
         for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef):
             self._collect_function(node)
         for node in self.of(ast.ClassDef):

@@ -239,3 +239,26 @@ def annotated_host(definition: Function | None, arguments: list[ast.expr]) -> bo
     every = definition.args.posonlyargs + definition.args.args + definition.args.kwonlyargs
     host = {a.arg for a in every if callee_name(a.annotation or ast.Name("")) in HOST_TYPES}
     return all(isinstance(a, ast.Name) and a.id in host for a in arguments)
+
+
+def past_first(test: ast.expr) -> bool:
+    """``i > 0``, ``i != 0``, ``i >= 1``: every round of a loop but the first."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    bound, op = test.comparators[0], test.ops[0]
+    if not (isinstance(test.left, ast.Name) and isinstance(bound, ast.Constant)):
+        return False
+    return (isinstance(op, (ast.Gt, ast.NotEq)) and bound.value == 0) or (
+        isinstance(op, ast.GtE) and bound.value == 1
+    )
+
+
+def appended(statement: ast.stmt) -> set[str]:
+    """The names ``statement`` appends (``times.append(toc - tic)``: ``toc``, ``tic``)."""
+    return {
+        name
+        for n in walk(statement)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
+        for a in n.args
+        for name in names_read(a)
+    }

@@ -13,7 +13,10 @@ from harnesscheck.model.local import Local
 # Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
 # silent), or is a warm-up or a first run (JW102 does).
 DISPATCH = ("compil", "dispatch", "overhead")
-WARM_UP = ("compil", "warm", "first step", "first run", "first call", "_first", "first_")
+WARM_UP = (
+    "compil", "warm", "first step", "first run", "first call", "first update", "first iteration",
+    "first pass", "_first", "first_", "includes jit", "incl. jit", "including jit", "with jit",
+)  # fmt: skip
 # Words that say a region is the wall clock of a whole run, whose one-off costs belong in it.
 WHOLE_RUN = ("completed in", "finished in", "end-to-end", "end to end")
 
