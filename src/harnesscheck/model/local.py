@@ -103,6 +103,7 @@ class Local:
         self.transformed: set[str] = set()  # names bound to a transformation: g = jax.grad(f)
         self.waiting_functions: set[str] = set()  # module functions that wait
         self.called: dict[str, list[int]] = {}  # function name -> lines where it is called
+        self.enclosing: dict[str, list[Function | None]] = {}  # name -> around each def of it
         # What keeps the fastest (or the median) of repeated timings, or drops the first ones:
         # the names min(), median(), times[1:] read, and the nodes inside such a call.
         self.kept_names: set[str] = set()

@@ -40,6 +40,7 @@ from harnesscheck.model.library import (
     computes,
 )
 from harnesscheck.model.local import Local
+from harnesscheck.model.scoping import hidden
 from harnesscheck.model.syntax import (
     HOST_TYPES,
     Function,
@@ -362,6 +363,8 @@ class Module(Local):
             return True  # optax.apply_updates(params, updates)
         if isinstance(func, ast.Name):
             name = func.id
+            if hidden(self, name, node.lineno):  # loss_fn nested in another benchmark
+                return handed_at(self, name, node.lineno)
             if self._computing(name):
                 return True
             if name in self.jax_names:
@@ -481,9 +484,7 @@ class Module(Local):
 
     def waits_for_effects_only(self, node: ast.Call) -> bool:
         """``jax.effects_barrier()`` in a module that neither calls a host callback or
-        ``jax.debug.print`` nor imports a module of the program that does: it waits on effect
-        tokens only, so for none of the pure work dispatched before it. (Work of code the
-        review cannot see leaves its region unjudged anyway.)"""
+        ``jax.debug.print`` nor imports one that does: it waits for no pure work before it."""
         return callee_name(node.func) == "effects_barrier" and not self.effects
 
     def might_wait(self, node: ast.Call, reaches: bool = False) -> bool:
