@@ -672,7 +672,7 @@ def test_the_corpus_of_real_code() -> None:
     assert not scored.unparsed
     assert {w for w in scored.wrong if "found, not labelled" in w} == KNOWN_FALSE_ALARMS
     hits, misses = sum(scored.hits.values()), sum(scored.misses.values())
-    assert hits / (hits + misses) >= 0.7, (hits, misses)
+    assert hits / (hits + misses) >= 0.74, (hits, misses)  # 59 / 79 at stop 47
 
 
 def test_the_library_table_names_only_known_kinds() -> None:
