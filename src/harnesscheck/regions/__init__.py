@@ -363,6 +363,7 @@ def _timer_readings(
     name in ``readings`` is the end of a region, never the start of one)."""
     found = []
     host = set(module.numpy_modules)  # what the statements so far made on the host
+    places = {id(statement): k for k, statement in enumerate(body)}
     for i, statement in enumerate(body):
         if i:
             module.host_made(body[i - 1], host)  # kept up as it goes: linear in the block
@@ -379,24 +380,28 @@ def _timer_readings(
             statements, end, timer = until
             host |= _host_in_scope(module, body[0].lineno)  # made before the block it is in
             found.append(_read(module, host, statements, end, statement.lineno, timer=timer))
-            found += _read_again(module, host, body, i, end)
+            found += _read_again(module, host, body, i, end, places)
     return found
 
 
 def _read_again(
-    module: Module, host: set[str], body: list[ast.stmt], i: int, end: ast.stmt
+    module: Module,
+    host: set[str],
+    body: list[ast.stmt],
+    i: int,
+    end: ast.stmt,
+    places: dict[int, int],
 ) -> list[Region]:
-    """The later readings of the clock started at ``body[i]``, in the same block, with no
-    restart between (``log("apply", time.time() - start)`` after ``log("parse", ...)``): each
-    times all since the start, and is read when the work since then should be done."""
+    """The later readings of the clock started at ``body[i]`` in its block (``places``: each
+    statement's index), no restart between: each times all since the start."""
     started = {n for t in getattr(body[i], "targets", []) for n in bound_names(t)}
     found: list[Region] = []
-    while end in body:
-        until = _until_timer(body, body.index(end) + 1)
-        if until is None or until[1] not in body or not _reads(until[1], started):
+    while id(end) in places:
+        until = _until_timer(body, places[id(end)] + 1)
+        if until is None or id(until[1]) not in places or not _reads(until[1], started):
             break
         end, timer = until[1], until[2]
-        statements = body[i + 1 : body.index(end)]
+        statements = body[i + 1 : places[id(end)]]
         found.append(_read(module, host, statements, end, body[i].lineno, timer, since=True))
     return found
 

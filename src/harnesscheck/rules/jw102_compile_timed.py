@@ -150,11 +150,9 @@ def _timing_helpers(source: Source) -> Iterator[tuple[str, int]]:
         for call in region.timed.every:
             name = callee_key(call.func)
             elsewhere = [
-                c
-                for c in facts.of(ast.Call)
-                if callee_key(c.func) == name
-                and spans_line(definition, c.lineno)
-                and not region.start <= c.lineno <= last
+                line
+                for line in facts.called.get(name, [])
+                if spans_line(definition, line) and not region.start <= line <= last
             ]
             if name in params and not elsewhere:
                 yield definition.name, params.index(name)
@@ -221,12 +219,17 @@ def _operations_first(facts: Module, region: Region) -> Iterator[Finding]:
 
 def _caches_cleared(facts: Module, region: Region) -> bool:
     """``jax.clear_caches()`` in the region, or just before its timer starts (in the same
-    round of a loop, or a few lines above): the region times compiling, on purpose."""
+    round of a loop, or a few lines above in the same function): the region times compiling,
+    on purpose."""
+    lines = [
+        n for key, found in facts.called.items() if key.endswith("clear_caches") for n in found
+    ]
+    if not lines:
+        return False  # most modules: asked once, by the calls' names, not walking them
     end = getattr(region.end, "end_lineno", None) or region.start
     loops = [n for n in facts.of(ast.For, ast.While) if spans_line(n, region.start)]
-    for call in facts.of(ast.Call):
-        line = call.lineno
-        if dotted_parts(call.func)[-1:] != ["clear_caches"] or line > end:
+    for line in lines:
+        if line > end:
             continue
         if line >= region.start or any(spans_line(loop, line) for loop in loops):
             return True
