@@ -1,5 +1,6 @@
 """Python's scoping, where a name's kind depends on it: a function defined inside another is
-seen only there (``loss_fn`` a JAX function nested in one benchmark, a torch loss in the next)."""
+seen only there (``loss_fn``, a JAX function nested in one function, is a torch loss in the
+next), so that a call of the name elsewhere is not a call of it."""
 
 from __future__ import annotations
 
