@@ -23,10 +23,7 @@ def pick_from_tables(module: Module) -> None:
     picks: set[int] = set()  # the assignments that pick a field of a row
     for loop in module.of(ast.For):
         rows = _rows(loop.iter, literals)
-        named = (ast.Name, ast.Attribute, ast.Dict)  # functions, or rows of fields
-        chosen = [
-            (t, v) for t, v in _picks(rows, loop.target) if all(isinstance(e, named) for e in v)
-        ]
+        chosen = [(t, v) for t, v in _picks(rows, loop.target) if all(map(_named, v))]
         if not chosen:
             continue
         for target, values in chosen:

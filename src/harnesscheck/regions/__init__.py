@@ -243,14 +243,14 @@ def _read(
     start: int,
     timer: ast.Call | None = None,
     fixed_count: bool = True,
-    since: bool = False,
+    again: bool = False,
 ) -> Region:
     timed = Timed(module)
     for piece, alternative in _in_order(statements):
         timed.read(piece, alternative)
     for piece in _before_timer(end, timer):
         timed.read(piece)
-    return Region(start, end, frozenset(host), fixed_count, timed, since)
+    return Region(start, end, frozenset(host), fixed_count, timed, again)
 
 
 def _timeit(module: Module, call: ast.Call) -> list[Region]:
@@ -402,7 +402,7 @@ def _read_again(
             break
         end, timer = until[1], until[2]
         statements = body[i + 1 : places[id(end)]]
-        found.append(_read(module, host, statements, end, body[i].lineno, timer, since=True))
+        found.append(_read(module, host, statements, end, body[i].lineno, timer, again=True))
     return found
 
 

@@ -49,6 +49,7 @@ SUMMARY = "the first call of a jitted function is timed: it compiles before it r
 WORDS = TIMED_WORDS
 BUILTINS = set(dir(builtins))
 CLEARED = 6  # lines above the timer's start where clearing the caches says compiling is timed
+ON_PURPOSE = (*WARM_UP, *WHOLE_RUN)  # words that say a region times compiling on purpose
 
 
 def check(source: Source) -> Iterator[Finding]:
@@ -59,6 +60,8 @@ def check(source: Source) -> Iterator[Finding]:
     or it is a warm-up, or a running clock (read in a loop it started before: time since then)."""
     facts = source.facts
     yield from _handed_first(source)
+    called = facts.called.items()  # where jax.clear_caches() runs: asked once, by name
+    cleared = [n for key, found in called if key.endswith("clear_caches") for n in found]
     for region in source.regions:
         if not region.fixed_count or region.again or running(region, facts):
             continue
@@ -72,9 +75,9 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if facts.keeps_fastest(_timings(facts, region.end), region.end):
             continue
-        if meant(facts, region.start, region.end, (*WARM_UP, *WHOLE_RUN)):
+        if meant(facts, region.start, region.end, ON_PURPOSE):
             continue
-        if _caches_cleared(facts, region):
+        if cleared and _caches_cleared(facts, region, cleared):
             continue
         said: dict[str, ast.Call] = {}  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
@@ -113,7 +116,7 @@ def _handed_first(source: Source) -> Iterator[Finding]:
     handed at a call a jitted function (or a lambda calling one) called nowhere before that
     call: its first call, compiling, is in the helper's timing. Found at the call."""
     facts = source.facts
-    for helper, position in _timing_helpers(source):
+    for helper, position in set(_timing_helpers(source)):  # a helper may time it twice
         for call in facts.of(ast.Call):
             if callee_key(call.func) != helper or len(call.args) <= position:
                 continue
@@ -123,7 +126,7 @@ def _handed_first(source: Source) -> Iterator[Finding]:
             name = callee_key(inner)
             # the call's own line or the helper's name may say compiling is what it times:
             # batch_first_seconds = timed(step, 1), _compile_time(new_jit, ...)
-            said = says([facts.lines[call.lineno - 1], helper], (*WARM_UP, *WHOLE_RUN))
+            said = says([facts.lines[call.lineno - 1], helper], ON_PURPOSE)
             first = facts.called.get(name, [call.lineno])[0] >= call.lineno
             if name in facts.jitted and first and not said:
                 yield finding(
@@ -143,7 +146,7 @@ def _timing_helpers(source: Source) -> Iterator[tuple[str, int]]:
         definition = facts.innermost(region.start)
         if definition is None or not region.fixed_count:
             continue
-        if meant(facts, region.start, region.end, (*WARM_UP, *WHOLE_RUN)):
+        if meant(facts, region.start, region.end, ON_PURPOSE):
             continue
         params = positional_params(definition)
         last = getattr(region.end, "end_lineno", None) or region.start
@@ -217,18 +220,13 @@ def _operations_first(facts: Module, region: Region) -> Iterator[Finding]:
     )
 
 
-def _caches_cleared(facts: Module, region: Region) -> bool:
-    """``jax.clear_caches()`` in the region, or just before its timer starts (in the same
-    round of a loop, or a few lines above in the same function): the region times compiling,
-    on purpose."""
-    lines = [
-        n for key, found in facts.called.items() if key.endswith("clear_caches") for n in found
-    ]
-    if not lines:
-        return False  # most modules: asked once, by the calls' names, not walking them
+def _caches_cleared(facts: Module, region: Region, cleared: list[int]) -> bool:
+    """``jax.clear_caches()`` (run at the lines ``cleared``) in the region, or just before its
+    timer starts (in the same round of a loop, or a few lines above in the same function): the
+    region times compiling, on purpose."""
     end = getattr(region.end, "end_lineno", None) or region.start
     loops = [n for n in facts.of(ast.For, ast.While) if spans_line(n, region.start)]
-    for line in lines:
+    for line in cleared:
         if line > end:
             continue
         if line >= region.start or any(spans_line(loop, line) for loop in loops):
@@ -244,22 +242,15 @@ def _round_apart(facts: Module, region: Region) -> bool:
     (``t_first``), or every round but the first; or the loop around the region tells its
     first round apart before the timer starts (``if i == 0: msg = "jit warmup"``)."""
     line = getattr(region.end, "lineno", region.start)
-    rounds = {
-        name
-        for loop in facts.of(ast.For)
-        if spans_line(loop, region.start)
-        for name in bound_names(loop.target)
-    }
+    loops = [loop for loop in facts.of(ast.For) if spans_line(loop, region.start)]
+    rounds = {name for loop in loops for name in bound_names(loop.target)}
     for node in facts.of(ast.If):
         if not _first_round(node.test):
             continue
         if node.lineno < line and spans_line(node, line) and not spans_line(node, region.start):
             return True
         first = node.lineno < region.start and callee_key(node.test.left) in rounds  # type: ignore[attr-defined]
-        if first and any(
-            spans_line(loop, node.lineno) and spans_line(loop, region.start)
-            for loop in facts.of(ast.For)
-        ):
+        if first and any(spans_line(loop, node.lineno) for loop in loops):
             return True
     return False
 
