@@ -612,6 +612,31 @@ y = step(1.0)  # <- JW102
 print(time.time() - t0)  # <- JW101
 """,
     },
+    "a class of another module whose constructor traces (ESSOS's Tracing)": {
+        "dynamics.py": """\
+from functools import partial
+import jax
+
+class Tracing:
+    def __init__(self, y0):
+        self.y0 = y0
+        self.trajectories = self.trace()
+
+    @partial(jax.jit, static_argnums=(0,))
+    def trace(self):
+        return self.y0 * 2
+""",
+        "compare.py": """\
+import time
+import jax
+import jax.numpy as jnp
+from dynamics import Tracing
+
+t1 = time.time()
+tracing = jax.block_until_ready(Tracing(jnp.ones(3)))  # <- JW102
+print("ESSOS", time.time() - t1)
+""",
+    },
     "two modules that import each other": {
         # a cycle: b, resolved while a is, sees a's own names (its step is jitted), so b.run
         # dispatches and the reading in a comes before that work is done

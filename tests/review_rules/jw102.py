@@ -194,6 +194,21 @@ rhs_jit = jax.jit(lambda a: a - 3)
 print(time_ms(lambda: rhs_jit(x)))  # <- JW102
 
 
+class Tracing:  # its constructor traces: the first construction compiles (ESSOS's Tracing)
+    def __init__(self, y0):
+        self.y0 = y0
+        self.trajectories = self.trace()
+
+    @functools.partial(jax.jit, static_argnums=(0,))
+    def trace(self):
+        return self.y0 * 2
+
+
+t33 = time.time()
+tracing = jax.block_until_ready(Tracing(x))  # <- JW102
+print("tracing took", time.time() - t33)
+
+
 # %% done right
 
 import time
@@ -439,3 +454,16 @@ t32 = time.time()
 update_nbrs(x).block_until_ready()
 t33 = time.time()
 print(f"First update (includes JIT): {(t33 - t32) * 1000:.1f} ms")
+
+trace_jit = jax.jit(lambda a: a * 2)
+
+
+class Tracing:  # its constructor calls a jitted function: compiled by the first construction
+    def __init__(self, y0):
+        self.trajectories = trace_jit(y0)
+
+
+jax.block_until_ready(Tracing(x))  # warm-up
+t34 = time.time()
+tracing = jax.block_until_ready(Tracing(x))
+print("tracing took", time.time() - t34)

@@ -191,10 +191,8 @@ class Module(Local):
                         getattr(self, kind).update(f"{name}.{m}" for m in methods)
                         if "__call__" in methods:  # opart(params, f): its __call__ runs
                             getattr(self, kind).add(name)
-                    if made in self._class_methods:
-                        self.instances[name] = (self, made)
-                    elif made in self._imported_classes:
-                        self.instances[name] = self._imported_classes[made]
+                    if (found := self.class_named(made)) is not None:
+                        self.instances[name] = found
 
     def _builds(self, cls: str, method: str) -> bool:
         """``cls.method`` is a classmethod of the program's class ``cls``."""
@@ -212,16 +210,17 @@ class Module(Local):
             for d in c.body if isinstance(d, Function) and d.name == method
         ]  # fmt: skip
 
+    def class_named(self, name: str) -> tuple[Module, str] | None:
+        """The program's class ``name`` names here: its module, and its name there."""
+        return (self, name) if name in self._class_methods else self._imported_classes.get(name)
+
     def _methods_of(self, name: str) -> dict[str, set[str]]:
         """By kind, the methods of the class ``name`` names that time a block, are jitted,
         dispatch or wait, and the attributes its methods set to jitted functions
         (``self.v_step = jax.jit(...)``)."""
-        if name in self._class_methods:
-            home, theirs = self, name
-        elif name in self._imported_classes:
-            home, theirs = self._imported_classes[name]
-        else:
+        if (found := self.class_named(name)) is None:
             return {}
+        home, theirs = found
         methods = home._class_methods[theirs]
         kinds = {
             kind: methods & getattr(home, kind)

@@ -404,8 +404,8 @@ def _first_operation(facts: Module, node: ast.AST, start: int) -> bool:
 
 def _compiles(facts: Module, call: ast.Call, start: int, first: bool = True) -> str:
     """What ``call`` compiles, shown: a jitted function, a lax loop over one, or a function of
-    the module that calls one (the only caller, when it is the ``first`` call of it that is
-    asked for); "" for none."""
+    the module, a method of an instance or a class's constructor that calls one (the only
+    caller, when it is the ``first`` call of it that is asked for); "" for none."""
 
     def first_call(name: str) -> bool:
         return name in facts.called and (not first or facts.called[name][0] >= start)
@@ -427,6 +427,8 @@ def _compiles(facts: Module, call: ast.Call, start: int, first: bool = True) -> 
     if owner in facts.instances:  # env.step(action): a method of the instance's class
         home, cls = facts.instances[owner]
         definitions = home.method_definitions(cls, method)
+    elif made := facts.class_named(name):  # Tracing(field): its constructor runs
+        home, definitions = made[0], made[0].method_definitions(made[1], "__init__")
     elif "." in function:
         return ""
     else:
