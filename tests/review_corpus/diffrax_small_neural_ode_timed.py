@@ -41,6 +41,9 @@ def time_jax(neural_ode_jax, y0, t1, grad):
         _grad_jax(arg, t1)
     else:
         _eval_jax(neural_ode_jax, y0, t1)
-# ...
+
+
+def run(multiple, grad, batch_size=64, t1=100):
+    # ...
     time_jax(neural_ode_diffrax, jnp.copy(y0_jax), t1, grad)
     diffrax_time = time_jax(neural_ode_diffrax, jnp.copy(y0_jax), t1, grad)

@@ -266,6 +266,27 @@ def infer(observation):  # one clock, read after each phase (VLA_JAX_TPU's polic
     return np.asarray(prediction)
 
 
+def simulate(width):  # prints what it starts from, then dispatches the rest (hijax's eca1)
+    rule = jnp.arange(width)
+    print("rule:", rule)
+    states = [rule * 2 for _ in range(3)]
+    return jnp.stack(states)
+
+
+start_time = time.perf_counter()
+states = simulate(8)
+end_time = time.perf_counter()  # <- JW101
+print("time taken", end_time - start_time)
+
+import jaxopt
+
+solver = jaxopt.GradientDescent(fun=lambda w: jnp.sum(w * w))  # jits its run, which returns arrays
+solver.run(x)
+t40 = time.perf_counter()
+result = solver.run(x)
+print("solve", time.perf_counter() - t40)  # <- JW101
+
+
 # %% done right
 
 import time
@@ -548,3 +569,38 @@ def bench_other(output, target, make_loss):
     t0 = time.perf_counter()
     loss = loss_fn(output, target)
     return loss, time.perf_counter() - t0
+
+
+def simulate_fetched(width):  # its last call waits: nothing dispatched after it
+    rule = jnp.arange(width)
+    states = jnp.stack([rule * 2 for _ in range(3)])
+    print("final:", states)
+    return states
+
+
+start_time = time.perf_counter()
+states = simulate_fetched(8)
+print("time taken", time.perf_counter() - start_time)
+
+
+def make_energy(box):  # waits, then only defines a function and copies host data over
+    scale = float(jnp.mean(jnp.asarray(box)))
+    shifts = jnp.asarray(np.zeros(3))
+
+    def energy(r):
+        return jnp.sum(r * scale) + jnp.sum(shifts)
+
+    return energy
+
+
+start_time = time.perf_counter()
+energy = make_energy(np.ones(3))
+print("set up", time.perf_counter() - start_time)
+
+import jaxopt
+
+solver = jaxopt.LBFGS(fun=lambda w: jnp.sum(w * w))
+solver.run(x).params.block_until_ready()
+t40 = time.perf_counter()
+result = jax.block_until_ready(solver.run(x))
+print("solve", time.perf_counter() - t40)

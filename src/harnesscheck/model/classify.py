@@ -8,6 +8,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from harnesscheck.model.library import MOVING
 from harnesscheck.model.syntax import bound_names, callee_key, callee_name
 from harnesscheck.model.traced import called_as_they_are, traced_definitions
 
@@ -27,6 +28,7 @@ def classify_functions(module: Module) -> None:
     every other call is asked once."""
     calls = sorted(module.of(ast.Call), key=_place)
     places = [_place(call) for call in calls]
+    ends = [(call.end_lineno or 0, call.end_col_offset or 0) for call in calls]
     direct = called_as_they_are(module)
     spans = {
         name: [(bisect_left(places, _opening(d)), bisect_right(places, _closing(d))) for d in defs]
@@ -64,6 +66,14 @@ def classify_functions(module: Module) -> None:
             names_handed[i] = module.handed_names(calls[i])
         return names_handed[i]
 
+    runs = {name: {id(d) for d in module.functions[name]} for name in spans}
+    owners: list[int] = []
+
+    def owner(i: int) -> int:  # the function or lambda the call is written in, innermost
+        if not owners:
+            owners.extend(_owners(module, places))
+        return owners[i]
+
     insides = {name: [i for a, b in ranges for i in range(a, b)] for name, ranges in spans.items()}
     changing = list(insides)  # after the first round, only what calls the module's functions
     for _ in range(ROUNDS):  # until nothing changes: chebfun2 -> _impl -> from_function waits
@@ -72,7 +82,15 @@ def classify_functions(module: Module) -> None:
             inside = insides[name]
             if name in module.waiting_functions:
                 continue
-            if any(asked(i, module.is_wait, True) for i in inside if i not in traced):
+            last = next(
+                (i for i in reversed(inside) if i not in traced and asked(i, module.is_wait, True)),
+                None,
+            )
+            if last is not None and not any(
+                ends[i] > ends[last] and owner(i) in runs[name] and asked(i, module.jax_call, False)
+                for i in inside[inside.index(last) + 1 :]
+                if not (callee_name(calls[i].func) in MOVING and module.from_jax(calls[i].func))
+            ):  # waits, and dispatches no work after its last wait (copying host data is none)
                 module.waiting_functions.add(name)
                 module.jax_functions.discard(name)
             elif any(asked(i, module.jax_call, False) for i in inside) and not any(
@@ -86,6 +104,17 @@ def classify_functions(module: Module) -> None:
         changing = [name for name in changing if any(moving[i] for i in insides[name])]
 
 
+def _owners(module: Module, places: list[tuple[int, int]]) -> list[int]:
+    """By call, the innermost function or lambda it is written in (its id; 0: the module's
+    own level): a call in a function nested in another runs when that one is called."""
+    owner = [0] * len(places)
+    nested = module.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    for node in sorted(nested, key=_place):  # outer first: an inner one, opening later, wins
+        for i in range(bisect_left(places, _place(node)), bisect_right(places, _closing(node))):
+            owner[i] = id(node)
+    return owner
+
+
 def _place(node: ast.AST) -> tuple[int, int]:
     return node.lineno, node.col_offset  # type: ignore[attr-defined]
 
@@ -95,8 +124,8 @@ def _opening(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, i
     return min(map(_place, [*definition.decorator_list, definition]))
 
 
-def _closing(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
-    return definition.end_lineno or definition.lineno, definition.end_col_offset or 0
+def _closing(node: ast.AST) -> tuple[int, int]:
+    return node.end_lineno or node.lineno, node.end_col_offset or 0  # type: ignore[attr-defined]
 
 
 def bound_to_lambdas(module: Module) -> None:

@@ -68,8 +68,8 @@ def _listed(origin: str, names: dict[str, set[str]]) -> bool:
 TABLE = resources.files(__package__).joinpath("library.toml").read_text("utf-8")
 LIBRARY = library(TABLE)
 MODEL_MAKERS = owners(TABLE, "models")
-# What a model (or an optimizer, a train state) computes through, besides being called.
-MODEL_METHODS = ("apply", "init", "update", "apply_gradients")
+# What a model (or an optimizer, a train state, a solver) computes through, besides being called.
+MODEL_METHODS = ("apply", "init", "update", "apply_gradients", "run", "init_state")
 COMPUTES = owners(TABLE, "computes")
 FOREIGN = owners(TABLE, "foreign")
 TRACING = LIBRARY["traces"]  # its function argument (or decorated function) is traced, not run
