@@ -467,3 +467,16 @@ jax.block_until_ready(Tracing(x))  # warm-up
 t34 = time.time()
 tracing = jax.block_until_ready(Tracing(x))
 print("tracing took", time.time() - t34)
+
+simulate_jit = jax.jit(lambda a: a * 3)
+start = time.time()
+trajectory = simulate_jit(x).block_until_ready()
+end = time.time()
+elapsed_time = end - start
+print(f"Jax execution with compilation: time elapsed {elapsed_time} seconds")  # its readout
+
+fn_grad_jit = jax.jit(lambda a: a * 4)
+start = time.time()
+fn_grad_jit(x).block_until_ready()
+end = time.time()
+print(f"  First gradient evaluation: {end - start}")  # a first run, shown as such

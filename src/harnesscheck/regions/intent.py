@@ -1,6 +1,7 @@
 """What a timed region says it times on purpose, in its code (never in a comment): the line that
-starts the timer, the statement that reads it and the line after, and the message printed or
-logged just before it starts ("First run: compiling + solving...", then the timer)."""
+starts the timer, the statement that reads it and the line after, the message printed or logged
+just before it starts ("First run: compiling + solving...", then the timer), and for JW102 the
+message that shows its time ("execution with compilation: 1.2 s")."""
 
 from __future__ import annotations
 
@@ -15,23 +16,42 @@ from harnesscheck.model.local import Local
 DISPATCH = ("compil", "dispatch", "overhead")
 WARM_UP = (
     "compil", "warm", "first step", "first run", "first call", "first update", "first iteration",
-    "first pass", "_first", "first_", "includes jit", "incl. jit", "including jit", "with jit",
+    "first pass", "first eval", "first gradient", "first forward", "first execution",
+    "first invocation", "first inference", "_first", "first_", "includes jit", "incl. jit",
+    "including jit", "with jit",
 )  # fmt: skip
 # Words that say a region is the wall clock of a whole run, whose one-off costs belong in it.
 WHOLE_RUN = ("completed in", "finished in", "end-to-end", "end to end")
 
 ANNOUNCED = 6  # lines before the timer starts where the message that announces it may stand
+TIMER_READ = re.compile(r"\b(time|perf_counter|monotonic|default_timer|timer)(_ns)?\(\)")
 ANNOUNCING = re.compile(r"^\s*(print|\w*log\w*(\.\w+)?|\w+\.(info|debug|warning|write))\(")
 
 
-def meant(facts: Local, start: int, end: ast.AST, words: tuple[str, ...]) -> bool:
+def meant(
+    facts: Local, start: int, end: ast.AST, words: tuple[str, ...], readout: tuple[str, ...] = ()
+) -> bool:
     """The region's own code says one of ``words``: ``compile_time = time.time() - t0``,
     ``log("compiled in %.2f s", elapsed)``, ``print("First run: compiling...")`` just before
-    ``t0 = time.time()``."""
+    ``t0 = time.time()``; or, one of the words ``readout``, the message that shows its time a
+    few lines on (``print(f"execution with compilation: {elapsed} s")``)."""
     first = getattr(end, "lineno", start)
     last = (getattr(end, "end_lineno", None) or first) + 1
     lines = [*facts.lines[start - 1 : start], *facts.lines[first - 1 : last]]
+    if readout and says(_readout(facts, last), readout):
+        return True
     return says([*lines, *_announcement(facts, start)], words)
+
+
+def _readout(facts: Local, after: int) -> list[str]:
+    """The nearest message printed or logged after line ``after`` that shows a value (the
+    time read), unless a timer is read first: the next region has begun."""
+    for line in facts.lines[after : after + ANNOUNCED]:
+        if TIMER_READ.search(line):
+            return []
+        if ANNOUNCING.match(line) and not _words_only(line):
+            return [line]
+    return []
 
 
 def _announcement(facts: Local, start: int) -> list[str]:

@@ -75,7 +75,7 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if facts.keeps_fastest(_timings(facts, region.end), region.end):
             continue
-        if meant(facts, region.start, region.end, ON_PURPOSE):
+        if meant(facts, region.start, region.end, ON_PURPOSE, readout=WARM_UP):
             continue
         if cleared and _caches_cleared(facts, region, cleared):
             continue
@@ -146,7 +146,7 @@ def _timing_helpers(source: Source) -> Iterator[tuple[str, int]]:
         definition = facts.innermost(region.start)
         if definition is None or not region.fixed_count:
             continue
-        if meant(facts, region.start, region.end, ON_PURPOSE):
+        if meant(facts, region.start, region.end, ON_PURPOSE, readout=WARM_UP):
             continue
         params = positional_params(definition)
         last = getattr(region.end, "end_lineno", None) or region.start
@@ -286,7 +286,7 @@ def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
     """The calls of a function that jits a function it makes anew on each call, called once
     before the region as a warm-up: every call compiles, the warmed-up one too (voiage's
     structural_evpi_jit). Without a warm-up, recompiling is what the code as written costs."""
-    if meant(facts, region.start, region.end, WARM_UP):
+    if meant(facts, region.start, region.end, WARM_UP, readout=WARM_UP):
         return
     said: set[str] = set()
     for call in region.timed.every:
