@@ -480,3 +480,18 @@ start = time.time()
 fn_grad_jit(x).block_until_ready()
 end = time.time()
 print(f"  First gradient evaluation: {end - start}")  # a first run, shown as such
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def residual(a, n):  # jitted itself: its inner jit is made while it traces, once for each n
+    @jax.jit
+    def inner(b):
+        return b * n
+
+    return inner(a)
+
+
+residual(x, 3).block_until_ready()
+t35 = time.time()
+residual(x, 3).block_until_ready()
+print("JAX again took", time.time() - t35)

@@ -60,7 +60,7 @@ def recompiling(facts: Local) -> set[str]:
         if not (jit.args and callee_name(jit.func) in JITS and facts.wrapper(jit.func) in JITTING):
             continue
         definition = facts.innermost(jit.lineno)
-        if definition is None or definition.name in found or _cached(definition):
+        if definition is None or definition.name in found or _once(facts, definition):
             continue
         if not _jit_of_made(facts, jit, _made(definition)):
             continue
@@ -78,14 +78,18 @@ def recompiling(facts: Local) -> set[str]:
                 key=lambda d: d.lineno,
                 default=None,
             )
-            if outer is not None and not _cached(outer) and _calls(facts, outer, {node.name}):
+            if outer is not None and not _once(facts, outer) and _calls(facts, outer, {node.name}):
                 found.add(outer.name)
     return found
 
 
-def _cached(definition: Function) -> bool:
-    """``@lru_cache``: what it makes is made once for each set of arguments, then kept."""
-    return any(callee_name(d) in CACHES for d in definition.decorator_list)
+def _once(facts: Local, definition: Function) -> bool:
+    """What ``definition`` makes is made once for each set of arguments, then kept: it is
+    cached (``@lru_cache``), or jitted itself, so that its body runs only while it is traced
+    (pyNACX's ``@partial(jit, static_argnums=...) def nacx_residual``)."""
+    return any(
+        callee_name(d) in CACHES or facts.wrapper(d) in JITTING for d in definition.decorator_list
+    )
 
 
 def _calls(facts: Local, definition: Function, names: set[str]) -> bool:
