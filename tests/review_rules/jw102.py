@@ -209,6 +209,19 @@ tracing = jax.block_until_ready(Tracing(x))  # <- JW102
 print("tracing took", time.time() - t33)
 
 
+def bench(model, batch, num_warmup=3):  # warms up one function, then times another
+    sample_batch = jax.jit(model.sample_batch)
+    sample_one = jax.jit(model.sample)
+    for _ in range(num_warmup):
+        jax.block_until_ready(sample_batch(batch))
+    times = []
+    for _ in range(3):
+        t36 = time.perf_counter()
+        jax.block_until_ready(sample_one(batch))  # <- JW102
+        times.append(time.perf_counter() - t36)
+    print("mean", sum(times) / len(times))
+
+
 # %% done right
 
 import time

@@ -36,6 +36,7 @@ from harnesscheck.model.syntax import (
     names_read,
     positional_params,
     spans_line,
+    walk,
 )
 from harnesscheck.regions import TIMED_WORDS, Region, running
 from harnesscheck.regions.intent import WARM_UP, WHOLE_RUN, meant
@@ -71,6 +72,8 @@ def check(source: Source) -> Iterator[Finding]:
         # a function called more than once has compiled its steps by its second call, unless
         # it jits them anew each time, around a function it makes on each call
         fresh = _jitted_afresh(facts, region.start) if facts.warms_up(region.start) else None
+        if fresh is not None:
+            fresh |= _unwarmed(facts, region)
         if fresh is not None and not fresh:
             continue
         if facts.keeps_fastest(_timings(facts, region.end), region.end):
@@ -301,6 +304,26 @@ def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
                 "compiles, this one in the timed region too: jit that function once, outside "
                 f"{name!r} (a warm-up call does not help)",
             )
+
+
+def _unwarmed(facts: Module, region: Region) -> set[str]:
+    """In a function called once that speaks of warming up, the jitted functions the region
+    calls that nothing before it in the function reads: its warm-up did not run them
+    (jigandmpnn warms up sample_batch, then times sample_jit, made beside it)."""
+    definition = facts.innermost(region.start)
+    calls = facts.called.get(definition.name, []) if definition is not None else []
+    loops = facts.of(ast.For, ast.While, ast.AsyncFor)
+    if definition is None or len(calls) > 1 or definition.name in facts.traced:
+        return set()
+    if any(spans_line(loop, line) for loop in loops for line in calls):
+        return set()  # called once, in a loop: warm from its second round
+    read = {
+        n.id
+        for n in walk(definition)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno < region.start
+    }
+    called = {callee_key(call.func) for call in region.timed.every}
+    return {name for name in called if name in facts.jitted and name not in read}
 
 
 def _jitted_afresh(facts: Module, line: int) -> set[str]:
