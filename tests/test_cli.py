@@ -222,6 +222,21 @@ def test_the_project_has_no_orphans(project) -> None:
     assert orphans(project.snippets, releases) == []
 
 
+def test_the_review_command_writes_its_whole_report_before_it_exits(tmp_path: Path) -> None:
+    """`jaxwaits review` ends without tearing its model down (:func:`jaxwaits.cli.run`): the
+    report, larger than a pipe holds, still reaches a file whole, and the exit status says."""
+    harness = "import time\nimport jax\nstep = jax.jit(abs)\nt0 = time.perf_counter()\n"
+    harness += "y = step(1)\nelapsed = time.perf_counter() - t0\n"
+    for i in range(400):
+        (tmp_path / f"bench_{i}.py").write_text(harness, encoding="utf-8")
+    report = tmp_path / "report.txt"
+    with report.open("w", encoding="utf-8") as out:
+        command = [sys.executable, "-m", "jaxwaits", "review", str(tmp_path)]
+        done = subprocess.run(command, stdout=out, stderr=subprocess.PIPE, timeout=120)
+    lines = report.read_text(encoding="utf-8").splitlines()
+    assert (done.returncode, done.stderr, lines[-1]) == (1, b"", "800 findings in 400 files")
+
+
 def test_a_reader_that_stops_reading_ends_the_review_without_a_traceback(tmp_path: Path) -> None:
     """`jaxwaits review … | head`: the reader goes away before the report is written."""
     harness = "import time\nimport jax\nstep = jax.jit(abs)\nt0 = time.perf_counter()\n"

@@ -8,6 +8,7 @@ import ast
 import gc
 import multiprocessing
 import os
+import symtable
 import threading
 import time
 import tomllib
@@ -351,9 +352,10 @@ def _check(file: _File, rules: set[str], failed: dict[Module, BaseException]) ->
     found = []
     for chunk, module in file.chunks:
         if module is None:
-            try:  # nothing to find, but a file that is not Python is said: compiling it (never
-                # run) costs less than parsing it (0.84 on jax's files), and most files are these
-                compile(chunk.source, str(file.path), "exec", dont_inherit=True)
+            try:  # nothing to find, but a file that is not Python is said, and most files are
+                # these: its symbol table takes 0.61 of parsing's time on jax's files (compiling
+                # it, 0.84), and holds it to all that ast.parse holds the files modelled to
+                symtable.symtable(chunk.source, str(file.path), "exec")
             except (SyntaxError, ValueError) as error:
                 _not_python(file, chunk, error)
             continue

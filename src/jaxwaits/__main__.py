@@ -1,7 +1,5 @@
 """``python -m jaxwaits``."""
 
-import sys
+from jaxwaits.cli import run
 
-from jaxwaits.cli import main
-
-sys.exit(main())
+run()

@@ -7,6 +7,7 @@ work is theirs. Exit codes: 0 all is well, 1 a check failed, 2 bad input (the me
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -21,6 +22,23 @@ from jaxwaits.project import find_project
 def parser() -> argparse.ArgumentParser:
     """Every command and its arguments; building it imports no room."""
     return arguments.parser(description=__doc__)
+
+
+def run() -> None:
+    """The console script and ``python -m jaxwaits``: :func:`main`, then exit with its code.
+    ``review`` runs with the garbage collector off and exits once its output is flushed,
+    without tearing down the model it made of the program: collecting and freeing a large
+    review's syntax trees took a sixth of its time (0.3 s of 2.0 on jax's own package), and
+    nothing of them is left to write or to clean up."""
+    reviewing = sys.argv[1:2] == ["review"]
+    if reviewing:
+        gc.disable()
+    code = main()
+    if reviewing:
+        sys.stdout.flush()  # main flushed it, or pointed it at devnull for a reader gone
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:
