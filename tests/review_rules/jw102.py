@@ -209,6 +209,15 @@ tracing = jax.block_until_ready(Tracing(x))  # <- JW102
 print("tracing took", time.time() - t33)
 
 
+def bench_voxels(model, diameter):  # warmed up on ten voxels, timed on them all (dmipy)
+    run_st = jax.jit(jax.vmap(model))
+    print("Warming up...")
+    run_st(diameter[:10]).block_until_ready()
+    t37 = time.perf_counter()
+    run_st(diameter).block_until_ready()  # <- JW102
+    print("vox/s", len(diameter) / (time.perf_counter() - t37))
+
+
 def bench(model, batch, num_warmup=3):  # warms up one function, then times another
     sample_batch = jax.jit(model.sample_batch)
     sample_one = jax.jit(model.sample)
@@ -508,3 +517,12 @@ residual(x, 3).block_until_ready()
 t35 = time.time()
 residual(x, 3).block_until_ready()
 print("JAX again took", time.time() - t35)
+
+
+def bench_voxels(model, diameter):  # warmed up on the shape it is timed with
+    run_st = jax.jit(jax.vmap(model))
+    print("Warming up...")
+    run_st(diameter).block_until_ready()
+    t37 = time.perf_counter()
+    run_st(diameter).block_until_ready()
+    print("vox/s", len(diameter) / (time.perf_counter() - t37))

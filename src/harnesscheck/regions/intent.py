@@ -57,10 +57,14 @@ def _readout(facts: Local, after: int) -> list[str]:
 def _announcement(facts: Local, start: int) -> list[str]:
     """The nearest message printed or logged before the line that starts the timer, where it
     is only words (``print("First run: compiling...")``); a message that shows a value is the
-    readout of the timing before (``print(f"Compile time: {t:.2f} s")``), and ends the search."""
+    readout of the timing before (``print(f"Compile time: {t:.2f} s")``), and a blocked call
+    the work it announced (``print("Warming up..."); step(x[:10]).block_until_ready()``): each
+    ends the search."""
     for line in reversed(facts.lines[max(start - 1 - ANNOUNCED, 0) : start - 1]):
         if ANNOUNCING.match(line):
             return [line] if _words_only(line) else []
+        if "block_until_ready(" in line.partition("#")[0]:
+            return []  # work waited for between: what it announced ran there (a warm-up)
     return []
 
 

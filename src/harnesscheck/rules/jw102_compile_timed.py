@@ -36,10 +36,10 @@ from harnesscheck.model.syntax import (
     names_read,
     positional_params,
     spans_line,
-    walk,
 )
 from harnesscheck.regions import TIMED_WORDS, Region, running
 from harnesscheck.regions.intent import WARM_UP, WHOLE_RUN, meant
+from harnesscheck.regions.warm_up import unwarmed, warmed_on_a_slice
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
@@ -73,14 +73,15 @@ def check(source: Source) -> Iterator[Finding]:
         # it jits them anew each time, around a function it makes on each call
         fresh = _jitted_afresh(facts, region.start) if facts.warms_up(region.start) else None
         if fresh is not None:
-            fresh |= _unwarmed(facts, region)
-        if fresh is not None and not fresh:
-            continue
+            fresh |= unwarmed(facts, region)
         if facts.keeps_fastest(_timings(facts, region.end), region.end):
             continue
         if meant(facts, region.start, region.end, ON_PURPOSE, readout=WARM_UP):
             continue
         if cleared and _caches_cleared(facts, region, cleared):
+            continue
+        yield from _warmed_on_a_slice(facts, region)
+        if fresh is not None and not fresh:
             continue
         said: dict[str, ast.Call] = {}  # step(x), step(x + 1): one compilation, said once
         for call in region.timed.every:
@@ -306,24 +307,16 @@ def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
             )
 
 
-def _unwarmed(facts: Module, region: Region) -> set[str]:
-    """In a function called once that speaks of warming up, the jitted functions the region
-    calls that nothing before it in the function reads: its warm-up did not run them
-    (jigandmpnn warms up sample_batch, then times sample_jit, made beside it)."""
-    definition = facts.innermost(region.start)
-    calls = facts.called.get(definition.name, []) if definition is not None else []
-    loops = facts.of(ast.For, ast.While, ast.AsyncFor)
-    if definition is None or len(calls) > 1 or definition.name in facts.traced:
-        return set()
-    if any(spans_line(loop, line) for loop in loops for line in calls):
-        return set()  # called once, in a loop: warm from its second round
-    read = {
-        n.id
-        for n in walk(definition)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno < region.start
-    }
-    called = {callee_key(call.func) for call in region.timed.every}
-    return {name for name in called if name in facts.jitted and name not in read}
+def _warmed_on_a_slice(facts: Module, region: Region) -> Iterator[Finding]:
+    """A jitted function warmed up on a slice of an array and timed on the whole of it."""
+    for call, name, array in warmed_on_a_slice(facts, region)[:1]:  # one region, one finding
+        yield finding(
+            CODE,
+            call,
+            f"{name!r} was warmed up on a slice of {array!r} and is timed on the whole of it: "
+            "the new shape compiles inside the timed region; warm it up with the shapes it is "
+            "timed with",
+        )
 
 
 def _jitted_afresh(facts: Module, line: int) -> set[str]:
