@@ -5,6 +5,7 @@ the region hands them whole (the new shape compiles in the region)."""
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
 from harnesscheck.model.module import Module
 from harnesscheck.model.syntax import callee_key, spans_line, walk
@@ -23,10 +24,9 @@ def warmed_on_a_slice(facts: Module, region: Region) -> list[tuple[ast.Call, str
             continue
         earlier = [
             c
-            for c in facts.of(ast.Call)
-            if c.lineno < region.start and callee_key(c.func) == name
-            and (definition is None or spans_line(definition, c.lineno))
-        ]  # fmt: skip
+            for c in _calls_by_name(facts).get(name, [])
+            if c.lineno < region.start and (definition is None or spans_line(definition, c.lineno))
+        ]
         whole = {i: a.id for i, a in enumerate(call.args) if isinstance(a, ast.Name)}
         sliced = [{i: _sliced(a) for i, a in enumerate(c.args)} for c in earlier]
         for i, array in whole.items():
@@ -55,10 +55,29 @@ def unwarmed(facts: Module, region: Region) -> set[str]:
         return set()
     if any(spans_line(loop, line) for loop in loops for line in calls):
         return set()  # called once, in a loop: warm from its second round
-    read = {
-        n.id
-        for n in walk(definition)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno < region.start
-    }
+    read = _first_read(definition)
     called = {callee_key(call.func) for call in region.timed.every}
-    return {name for name in called if name in facts.jitted and name not in read}
+    return {
+        name
+        for name in called
+        if name in facts.jitted and read.get(name, region.start) >= region.start
+    }
+
+
+@lru_cache(maxsize=4)  # the modules being checked: each is done before the next
+def _calls_by_name(facts: Module) -> dict[str, list[ast.Call]]:
+    """The module's calls, by callee: asked once a module, however many regions it has."""
+    found: dict[str, list[ast.Call]] = {}
+    for call in facts.of(ast.Call):
+        found.setdefault(callee_key(call.func), []).append(call)
+    return found
+
+
+@lru_cache(maxsize=64)
+def _first_read(definition: ast.AST) -> dict[str, int]:
+    """The line where ``definition`` first reads each name: walked once, for all its regions."""
+    read: dict[str, int] = {}
+    for n in walk(definition):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            read[n.id] = min(read.get(n.id, n.lineno), n.lineno)
+    return read
