@@ -637,6 +637,31 @@ tracing = jax.block_until_ready(Tracing(jnp.ones(3)))  # <- JW102
 print("ESSOS", time.time() - t1)
 """,
     },
+    "a solver handed as a parameter annotated with its class, results handed to a helper seen": {
+        # stac-mjx: stac_core_obj: stac_core.StacCore; utils.get_site_xpos only indexes
+        "stac_core.py": """\
+import jax
+
+_opt = jax.jit(lambda q: q * 2)
+
+class StacCore:
+    def q_opt(self, q):
+        return _opt(q)
+""",
+        "utils.py": "def site_xpos(data, idx):\n    return data[idx]\n",
+        "compute.py": """\
+import time
+import stac_core
+import utils
+
+def pose(stac_core_obj: stac_core.StacCore, q, idx):
+    sites = []
+    start = time.time()
+    q = stac_core_obj.q_opt(q)  # <- JW102
+    sites.append(utils.site_xpos(q, idx))
+    print("pose", time.time() - start)  # <- JW101
+""",
+    },
     "two modules that import each other": {
         # a cycle: b, resolved while a is, sees a's own names (its step is jitted), so b.run
         # dispatches and the reading in a comes before that work is done

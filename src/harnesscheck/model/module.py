@@ -25,6 +25,7 @@ from harnesscheck.model.handing import (
     handed_at,
     handed_attribute,
 )
+from harnesscheck.model.instances import find_instances
 from harnesscheck.model.library import (
     COMPUTES,
     LIBRARIES,
@@ -100,6 +101,8 @@ class Module(Local):
         self.models: set[str] = set()  # what runs a library's model, outside jit: model(x)
         # names bound to instances of the program's classes: (the class's module, its name)
         self.instances: dict[str, tuple[Module, str]] = {}
+        self.bound_modules: dict[str, Module] = {}  # the program's modules, by the name bound
+        self._calls_unseen: dict[str, bool] = {}  # by function: it calls what might wait
         self.scopes: list[Handed] = []
         # names bound by imports the program could not follow (nor JAX's, NumPy's or the
         # standard library's): their code is not among the files reviewed; by name, the module
@@ -123,11 +126,11 @@ class Module(Local):
         self._step = 2
         self._adopt_imports()
         self.recompiling |= recompiling(self)
-        self._instances()
+        find_instances(self)
         self._made()
         classify_functions(self)
         pick_from_tables(self)
-        self._instances()  # again: what the module's own classes' methods do is known now
+        find_instances(self)  # again: what the module's own classes' methods do is known now
         bound_to_lambdas(self)
         host: set[str] = set()  # names also bound to a constant or to what NumPy makes
         for node in self.of(ast.Assign):
@@ -175,34 +178,6 @@ class Module(Local):
         home, name = self._imported_classes.get(callee_key(func), (None, ""))
         return home is not None and name in home.model_classes
 
-    def _instances(self) -> None:
-        """Instances of the project's classes, and what their methods are: ``chrono =
-        Chrono()`` (then ``chrono.log_timing(...)`` times a block), ``env = RolloutManager(...)``
-        of another module (then ``env.batch_step`` is jitted)."""
-        for node in self.assigned:
-            made = callee_key(node.value.func) if isinstance(node.value, ast.Call) else ""
-            cls, _, method = made.rpartition(".")  # Net.from_config(...) -> cls(...): a Net
-            if self._methods_of(cls) and self._builds(cls, method):
-                made = cls
-            kinds = self._methods_of(made)
-            for target in node.targets:
-                for name in bound_names(target):
-                    for kind, methods in kinds.items():
-                        getattr(self, kind).update(f"{name}.{m}" for m in methods)
-                        if "__call__" in methods:  # opart(params, f): its __call__ runs
-                            getattr(self, kind).add(name)
-                    if (found := self.class_named(made)) is not None:
-                        self.instances[name] = found
-
-    def _builds(self, cls: str, method: str) -> bool:
-        """``cls.method`` is a classmethod of the program's class ``cls``."""
-        home, theirs = self._imported_classes.get(cls, (self, cls))
-        return any(
-            callee_name(d) == "classmethod"
-            for definition in home.method_definitions(theirs, method)
-            for d in definition.decorator_list
-        )
-
     def method_definitions(self, cls: str, method: str) -> list[Function]:
         """The definitions of ``method`` in the module's class ``cls``."""
         return [
@@ -211,10 +186,15 @@ class Module(Local):
         ]  # fmt: skip
 
     def class_named(self, name: str) -> tuple[Module, str] | None:
-        """The program's class ``name`` names here: its module, and its name there."""
+        """The program's class ``name`` names here (``StacCore``, ``stac_core.StacCore`` of a
+        module imported as ``stac_core``): its module, and its name there."""
+        head, _, last = name.rpartition(".")
+        home = self.bound_modules.get(head)
+        if home is not None and last in home._class_methods:
+            return home, last
         return (self, name) if name in self._class_methods else self._imported_classes.get(name)
 
-    def _methods_of(self, name: str) -> dict[str, set[str]]:
+    def methods_of(self, name: str) -> dict[str, set[str]]:
         """By kind, the methods of the class ``name`` names that time a block, are jitted,
         dispatch or wait, and the attributes its methods set to jitted functions
         (``self.v_step = jax.jit(...)``)."""
@@ -242,6 +222,7 @@ class Module(Local):
                 for alias in node.names:
                     if target := self._imports(alias.name, 0):
                         self._share(target, f"{alias.asname or alias.name}.")
+                        self.bound_modules[alias.asname or alias.name] = target
                     elif alias.name.partition(".")[0] not in LIBRARIES:
                         self.unseen[alias.asname or alias.name.partition(".")[0]] = alias.name
                 continue
@@ -267,6 +248,7 @@ class Module(Local):
                         self._imported_classes[bound] = found._imported_classes[alias.name]
                 elif inner := self._imports(f"{base}.{alias.name}".lstrip("."), node.level):
                     self._share(inner, f"{bound}.")  # from . import utils
+                    self.bound_modules[bound] = inner
                     if found is None and alias.name in inner.functions:
                         # from utils import time_it, the package's __init__ not in the program:
                         # a call of it is time_it.py's time_it, which the __init__ exports
@@ -496,4 +478,23 @@ class Module(Local):
             return False
         if self.from_jax(node.func):
             return False  # jax's own code: its waits are known
+        key = callee_key(node.func)
+        seen = self.imported_functions.get(key) or ((self, key) if key in self.functions else None)
+        if seen is not None:  # the program's own function: it may wait only through what it calls
+            return seen[0].calls_unseen(seen[1])
         return bool(node.args or node.keywords) or reaches
+
+    def calls_unseen(self, name: str) -> bool:
+        """The module's function ``name`` calls code that might wait, other than the program's
+        own functions (``wandb.log(metrics)``; not ``mjx_data.site_xpos[idx]``)."""
+        if name not in self._calls_unseen:
+            defined = self.functions.get(name, [])
+            calls = [n for d in defined for n in walk(d) if isinstance(n, ast.Call)]
+            self._calls_unseen[name] = False  # a function that calls itself: not through that
+            self._calls_unseen[name] = any(
+                callee_key(c.func) not in self.functions
+                and callee_key(c.func) not in self.imported_functions
+                and self.might_wait(c)
+                for c in calls
+            )
+        return self._calls_unseen[name]
