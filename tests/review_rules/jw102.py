@@ -526,3 +526,20 @@ def bench_voxels(model, diameter):  # warmed up on the shape it is timed with
     t37 = time.perf_counter()
     run_st(diameter).block_until_ready()
     print("vox/s", len(diameter) / (time.perf_counter() - t37))
+
+
+train_step = jax.jit(lambda a: a * 5)
+for stage, num_steps in enumerate([10, 20]):  # a burn-in stage, then the one shown (gpt-jax)
+    t38 = time.time()
+    for _ in range(num_steps):
+        loss = train_step(x)
+    loss.block_until_ready()
+    t39 = time.time()
+    if stage == 1:
+        print(f"time per iteration: {(t39 - t38) / num_steps * 1000:.4f}ms")
+
+jit_optimize = jax.jit(lambda a: a * 6)
+print("Jitting the controller...")
+st = time.time()
+jit_optimize(x).block_until_ready()
+print(f"Time to jit: {time.time() - st:.3f} seconds")

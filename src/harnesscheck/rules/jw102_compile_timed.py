@@ -39,7 +39,7 @@ from harnesscheck.model.syntax import (
 )
 from harnesscheck.regions import TIMED_WORDS, Region, running
 from harnesscheck.regions.intent import WARM_UP, WHOLE_RUN, meant
-from harnesscheck.regions.warm_up import unwarmed, warmed_on_a_slice
+from harnesscheck.regions.warm_up import round_apart, unwarmed, warmed_on_a_slice
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
@@ -66,7 +66,7 @@ def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
         if not region.fixed_count or region.again or running(region, facts):
             continue
-        if _round_apart(facts, region):
+        if round_apart(facts, region, _timings(facts, region.end)):
             continue
         yield from _recompiled(facts, region)
         # a function called more than once has compiled its steps by its second call, unless
@@ -238,39 +238,6 @@ def _caches_cleared(facts: Module, region: Region, cleared: list[int]) -> bool:
         if region.start - line <= CLEARED and facts.scope_of(line) == facts.scope_of(region.start):
             return True
     return False
-
-
-def _round_apart(facts: Module, region: Region) -> bool:
-    """The timer is read under ``if it == 0:`` (or its ``else``), a round's number against 0
-    (not ``(step + 1) % every == 0``): the first round timed on its own, on purpose
-    (``t_first``), or every round but the first; or the loop around the region tells its
-    first round apart before the timer starts (``if i == 0: msg = "jit warmup"``)."""
-    line = getattr(region.end, "lineno", region.start)
-    loops = [loop for loop in facts.of(ast.For) if spans_line(loop, region.start)]
-    rounds = {name for loop in loops for name in bound_names(loop.target)}
-    for node in facts.of(ast.If):
-        if not _first_round(node.test):
-            continue
-        if node.lineno < line and spans_line(node, line) and not spans_line(node, region.start):
-            return True
-        first = node.lineno < region.start and callee_key(node.test.left) in rounds  # type: ignore[attr-defined]
-        if first and any(spans_line(loop, node.lineno) for loop in loops):
-            return True
-    return False
-
-
-def _first_round(test: ast.expr) -> bool:
-    """``it == 0`` (or ``!=``): a round's number against 0."""
-    return (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
-        and {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant}
-        and any(
-            isinstance(side, ast.Constant) and side.value == 0
-            for side in (test.left, *test.comparators)
-        )
-    )
 
 
 def _timed_again(source: Source, region: Region, call: ast.Call) -> bool:
