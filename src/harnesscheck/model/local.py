@@ -114,6 +114,7 @@ class Local:
         self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
         self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
         self._collect()
+        self.from_timeit -= set(self.functions)  # def timeit(fn): the module's own helper
         self.factories |= factories(self)
         for lines in self.called.values():
             lines.sort()  # the first call of each is then lines[0]
@@ -442,7 +443,9 @@ class Local:
         chain = dotted_parts(call.func)
         if callee_name(call.func) not in {"timeit", "repeat"}:
             return False
-        return chain[:1] == ["timeit"] or (len(chain) == 1 and chain[0] in self.from_timeit)
+        if len(chain) == 1:  # timeit(...): imported from timeit, unless the module's own def
+            return chain[0] in self.from_timeit
+        return chain[:1] == ["timeit"]
 
     def bodies(self) -> Iterator[list[ast.stmt]]:
         for child in self.nodes:
