@@ -662,6 +662,30 @@ def pose(stac_core_obj: stac_core.StacCore, q, idx):
     print("pose", time.time() - start)  # <- JW101
 """,
     },
+    "a function made by a factory, vmapped and renamed before it is timed (lop-jax)": {
+        "train.py": """\
+from time import time
+import jax
+
+def make_train(n):
+    step = jax.jit(lambda a: a * n)
+
+    def train(rng):
+        return step(rng)
+
+    return train
+
+train_fn = make_train(3)
+vmaps_train = train_fn
+for i in range(2):
+    vmaps_train = jax.vmap(vmaps_train)
+train_jit = vmaps_train
+t = time()
+out = train_jit(1.0)  # <- JW102
+new_t = time()  # <- JW101
+print("Total runtime:", new_t - t)
+""",
+    },
     "two modules that import each other": {
         # a cycle: b, resolved while a is, sees a's own names (its step is jitted), so b.run
         # dispatches and the reading in a comes before that work is done

@@ -138,3 +138,22 @@ def bound_to_lambdas(module: Module) -> None:
     for name, values in bound.items():
         if all(isinstance(v, ast.Lambda) and module.jax_call(v.body) for v in values):
             module.jax_functions.add(name)
+
+
+def bound_to_names(module: Module) -> None:
+    """Names bound to another name take what it names: ``vmaps_train = train_fn`` (jitted by a
+    factory), then ``train_jit = vmaps_train`` (lop-jax), followed until nothing changes."""
+    aliases = [
+        (node.value.id, bound_names(target))
+        for node in module.assigned
+        if isinstance(node.value, ast.Name)
+        for target in node.targets
+    ]
+    for _ in range(ROUNDS):
+        before = len(module.jitted) + len(module.jax_functions) + len(module.waiting_functions)
+        for named, names in aliases:
+            for kind in (module.jitted, module.jax_functions, module.waiting_functions):
+                if named in kind:
+                    kind.update(names)
+        if len(module.jitted) + len(module.jax_functions) + len(module.waiting_functions) == before:
+            return

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harnesscheck.model.afresh import recompiling
-from harnesscheck.model.classify import bound_to_lambdas, classify_functions
+from harnesscheck.model.classify import bound_to_lambdas, bound_to_names, classify_functions
 from harnesscheck.model.handing import (
     Handed,
     Position,
@@ -119,8 +119,7 @@ class Module(Local):
 
     def resolve(self) -> None:
         """The second step: take what the imported modules share (each resolved first), then
-        classify the calls of the module's functions. A module an import cycle leads back to
-        while it resolves gives what it has so far."""
+        classify its functions' calls. A module an import cycle leads back to gives what it has."""
         if self._step > 1:
             return
         self._step = 2
@@ -132,6 +131,7 @@ class Module(Local):
         pick_from_tables(self)
         find_instances(self)  # again: what the module's own classes' methods do is known now
         bound_to_lambdas(self)
+        bound_to_names(self)
         host: set[str] = set()  # names also bound to a constant or to what NumPy makes
         for node in self.of(ast.Assign):
             names = {n for target in node.targets for n in bound_names(target)}
