@@ -149,11 +149,12 @@ def bound_to_names(module: Module) -> None:
         if isinstance(node.value, ast.Name)
         for target in node.targets
     ]
+    kinds = (module.jitted, module.jax_functions, module.waiting_functions)
     for _ in range(ROUNDS):
-        before = len(module.jitted) + len(module.jax_functions) + len(module.waiting_functions)
+        before = sum(map(len, kinds))
         for named, names in aliases:
-            for kind in (module.jitted, module.jax_functions, module.waiting_functions):
+            for kind in kinds:
                 if named in kind:
                     kind.update(names)
-        if len(module.jitted) + len(module.jax_functions) + len(module.waiting_functions) == before:
+        if sum(map(len, kinds)) == before:
             return
