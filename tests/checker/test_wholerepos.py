@@ -101,6 +101,17 @@ def test_the_score_counts_found_missed_and_judged(tmp_path: Path) -> None:
     assert report["per rule"]["JW101"] == {"labels": 2, "found": 1, "false": 1}
 
 
+def test_a_mirror_with_its_git_directory_inside_serves_as_well(tmp_path: Path) -> None:
+    mirrors, commit = _mirror(tmp_path)
+    bare = mirrors / "someone+bench" / "repo"
+    inside = tmp_path / "inside"
+    bare.rename(inside)
+    bare.mkdir()
+    inside.rename(bare / ".git")  # the layout `fetch` sometimes leaves: repo/.git
+    report = wholerepos.report(wholerepos.score([_set(tmp_path, commit)], mirrors))
+    assert report["labels found"] == 2
+
+
 TIMER = """import time
 
 class Timer:

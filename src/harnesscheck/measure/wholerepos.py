@@ -101,6 +101,8 @@ def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
     reviewed whole, as its authors would review it, so that its imports resolve; only the
     files read are scored."""
     git_dir = mirrors / repo["github"].replace("/", "+") / "repo"
+    if (git_dir / ".git").is_dir():  # a mirror fetched with a .git inside, not bare
+        git_dir = git_dir / ".git"
     if not git_dir.is_dir():
         name = repo["github"]
         raise ReviewError(f"{name}: no mirror at {git_dir} (fetch github:{name})")
