@@ -81,7 +81,7 @@ import jax.numpy as jnp
 from mc import *
 s = sweeps(10, jnp.zeros(()))
 start = time.time()
-s = sweeps(10, s)
+s = sweeps(10, s)  # <- JW102 (a new lambda each call: fori_loop compiles again)
 print(time.time() - start)  # <- JW101
 """,
     },

@@ -287,6 +287,21 @@ result = solver.run(x)
 print("solve", time.perf_counter() - t40)  # <- JW101
 
 
+def evolve(a, time_it=False):
+    t51 = time.time() if time_it else None  # started only when asked (MalthusJAX)
+    out = step(a)
+    elapsed = time.time() - t51 if time_it else 0.0  # <- JW101
+    return out, elapsed
+
+
+def run_steps(a, num_steps=100):
+    t52 = time.perf_counter()
+    out = step(a)
+    print("steps:", int(num_steps))  # a host number (its default says so): no wait
+    took = time.perf_counter() - t52  # <- JW101
+    return out, took
+
+
 # %% done right
 
 import time

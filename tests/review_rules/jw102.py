@@ -231,9 +231,47 @@ def bench(model, batch, num_warmup=3):  # warms up one function, then times anot
     print("mean", sum(times) / len(times))
 
 
+class LazyTrainer:  # its step made on first use by a method of its own (jax_supervised_training)
+    def __init__(self):
+        self._train_step = None
+
+    def _create_train_step(self):
+        @jax.jit
+        def train_step(params, a):
+            return params * a
+
+        return train_step
+
+    def train_epoch(self, data):
+        if self._train_step is None:
+            self._train_step = self._create_train_step()
+        return sum(float(self._train_step(self.params, a)) for a in data)
+
+    def train(self, data, epochs):
+        for epoch in range(epochs):
+            t60 = time.time()
+            loss = self.train_epoch(data)  # <- JW102
+            print(f"epoch {epoch} loss={loss} time={time.time() - t60:.1f}s")
+
+
+def chains(state, n):  # a body made on each call, run by an eager scan (jax-fsm-mcmc)
+    @jax.jit
+    def one_step(s, k):
+        return s * k, s
+
+    return jax.lax.scan(one_step, state, jnp.arange(n))
+
+
+chains(x, 1)  # a warm-up: it compiles one_step of this call only
+t61 = time.time()
+jax.block_until_ready(chains(x, 100))  # <- JW102
+print("sampling", time.time() - t61)
+
+
 # %% done right
 
 import time
+import timeit
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -543,3 +581,20 @@ print("Jitting the controller...")
 st = time.time()
 jit_optimize(x).block_until_ready()
 print(f"Time to jit: {time.time() - st:.3f} seconds")
+
+
+def build(env, n):  # makes a function to be jitted by its caller (xland-minigrid)
+    def benchmark_fn(key):
+        def _body_fn(t, a):
+            return env.step(t, a), None
+
+        return jax.lax.scan(_body_fn, env.reset(key), jnp.arange(n))[0]
+
+    return benchmark_fn
+
+
+def timeit_benchmark(benchmark_fn):  # the jitted one it is handed, not build's own
+    t62 = time.time()
+    benchmark_fn().block_until_ready()
+    print(f"Compilation time: {time.time() - t62}")
+    return min(timeit.repeat(lambda: benchmark_fn().block_until_ready(), number=3, repeat=3))

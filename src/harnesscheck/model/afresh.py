@@ -1,14 +1,22 @@
 """Jits of a function made anew on each call: ``jax.jit(lambda x: ...)`` or ``jit(inner)``,
-``inner`` a ``def`` nested in the function that jits it. Each call of that function makes a new
-function to jit, and JAX's cache knows a function by its identity: every call compiles again."""
+``inner`` a ``def`` nested in the function that jits it, and lax loops run outside jit over such a
+function (``lax.scan(body, ...)``). Each call of that function makes a new function to compile, and
+JAX's cache knows a function by its identity: every call compiles again."""
 
 from __future__ import annotations
 
 import ast
 from typing import TYPE_CHECKING
 
-from harnesscheck.model.library import JITTING
-from harnesscheck.model.syntax import Function, bound_names, callee_key, callee_name, spans_line
+from harnesscheck.model.library import JITTING, LOOPS
+from harnesscheck.model.syntax import (
+    Function,
+    bound_names,
+    callee_key,
+    callee_name,
+    dotted_parts,
+    spans_line,
+)
 
 if TYPE_CHECKING:
     from harnesscheck.model.local import Local
@@ -80,7 +88,23 @@ def recompiling(facts: Local) -> set[str]:
             )
             if outer is not None and not _once(facts, outer) and _calls(facts, outer, {node.name}):
                 found.add(outer.name)
+    for loop in facts.of(ast.Call):  # lax.scan(body, ...) of a body made on this call
+        definition = facts.innermost(loop.lineno)
+        if definition is None or definition.name in found or not _lax_loop(facts, loop):
+            continue
+        made = _made(definition)
+        bodies = [a for a in loop.args if isinstance(a, ast.Lambda) or callee_key(a) in made]
+        if bodies and not _once(facts, definition):
+            found.add(definition.name)
     return found
+
+
+def _lax_loop(facts: Local, call: ast.Call) -> bool:
+    """``jax.lax.scan(...)``, ``lax.map(...)``: run outside jit, it compiles its body; a body
+    made anew on each call is a new function to JAX's cache, so every call compiles again."""
+    chain = dotted_parts(call.func)
+    jax_own = bool(chain) and (chain[0] in facts.jax_modules or chain[0] in facts.jax_names)
+    return jax_own and chain[-1] in LOOPS | {"map"}
 
 
 def _once(facts: Local, definition: Function) -> bool:

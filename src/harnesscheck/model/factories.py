@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 def factories(facts: Local) -> set[str]:
     """The names of the module's functions whose every return is a jitted function, a
-    wrapper around one, or a function they define that returns what a jitted one returns."""
+    wrapper around one, or a function they define that returns what a jitted one returns
+    (a method's also as ``self.name``)."""
     found: set[str] = set()
     for node in facts.of(ast.Return):
         values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
@@ -26,7 +27,7 @@ def factories(facts: Local) -> set[str]:
             continue  # only a function defined in the module may be one that calls a jit
         inner = facts.innermost(node.lineno)
         if inner is not None and all(_calls_jitted(facts, inner, v) for v in rest):
-            found.add(inner.name)
+            found |= {inner.name, f"self.{inner.name}"}  # a method, called on its instance
     return found
 
 

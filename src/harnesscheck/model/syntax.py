@@ -65,7 +65,7 @@ def dotted_parts(node: ast.AST) -> list[str]:
 def restarts_timer(start: ast.stmt, end: ast.stmt) -> bool:
     """``end`` only sets the timer ``start`` set, again."""
     value = getattr(end, "value", None)
-    if not (isinstance(end, (ast.Assign, ast.AnnAssign)) and is_timer(value)):
+    if not (isinstance(end, (ast.Assign, ast.AnnAssign)) and starts_timer(value)):
         return False
     started = names_read(ast.Tuple(getattr(start, "targets", [getattr(start, "target", None)])))
     ended = names_read(ast.Tuple(getattr(end, "targets", [getattr(end, "target", None)])))
@@ -105,6 +105,15 @@ def is_timer(node: ast.AST) -> bool:
         return False
     called = callee_name(node.func)
     return called in TIMERS or (called == "now" and "datetime" in dotted_parts(node.func))
+
+
+def starts_timer(value: ast.AST | None) -> bool:
+    """A timer's start: the timer called, or called only when timing is asked for
+    (``time.time() if time_it else None``)."""
+    if isinstance(value, ast.IfExp):
+        branches = (value.body, value.orelse)
+        return any(map(is_timer, branches)) and any(isinstance(b, ast.Constant) for b in branches)
+    return is_timer(value)
 
 
 def first_timer(node: ast.AST) -> ast.Call | None:
@@ -233,11 +242,24 @@ HOST_TYPES = {"int", "float", "bool", "str"}  # converting a Python value of the
 
 def annotated_host(definition: Function | None, arguments: list[ast.expr]) -> bool:
     """Every argument is a parameter of ``definition`` annotated as a Python number, flag or
-    string (``nsteps: int``)."""
+    string (``nsteps: int``), or unannotated with such a default (``num_steps=10_000``)."""
     if definition is None:
         return False
-    every = definition.args.posonlyargs + definition.args.args + definition.args.kwonlyargs
-    host = {a.arg for a in every if callee_name(a.annotation or ast.Name("")) in HOST_TYPES}
+    params = definition.args
+    positional = params.posonlyargs + params.args
+    defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+    host = {
+        a.arg
+        for a, default in zip(
+            positional + params.kwonlyargs, defaults + params.kw_defaults, strict=True
+        )
+        if callee_name(a.annotation or ast.Name("")) in HOST_TYPES
+        or (
+            a.annotation is None
+            and isinstance(default, ast.Constant)
+            and isinstance(default.value, (int, float, str))
+        )
+    }
     return all(isinstance(a, ast.Name) and a.id in host for a in arguments)
 
 

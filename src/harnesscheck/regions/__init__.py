@@ -22,6 +22,7 @@ from harnesscheck.model.syntax import (
     restarts_timer,
     run_by,
     spans_line,
+    starts_timer,
     statement_lists,
 )
 from harnesscheck.regions.intent import DISPATCH, meant
@@ -208,9 +209,8 @@ def _laps(module: Module, body: list[ast.stmt]) -> list[Region]:
 
 
 def _subtractions(module: Module) -> tuple[set[str], set[tuple[str, str]]]:
-    """What the module's subtractions say of its names, in one pass: the readings, names that
-    only ever stand first in one (``et = time.time()`` in ``tt += et - st``: readings, not
-    starts), and the pairs one takes from the other (``t1 - t0``)."""
+    """What the module's subtractions say of its names, in one pass: names only ever first in
+    one (``et`` in ``tt += et - st``: readings, not starts), and the pairs (``t1 - t0``)."""
     first: set[str] = set()
     second: set[str] = set()
     pairs: set[tuple[str, str]] = set()
@@ -368,7 +368,7 @@ def _timer_readings(
         if i:
             module.host_made(body[i - 1], host)  # kept up as it goes: linear in the block
         value = getattr(statement, "value", None)
-        if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and is_timer(value)):
+        if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and starts_timer(value)):
             continue
         targets = getattr(statement, "targets", [getattr(statement, "target", None)])
         if {n for t in targets for n in bound_names(t)} <= readings:

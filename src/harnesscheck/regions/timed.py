@@ -125,6 +125,18 @@ class Timed:
             self.sources[name] = {part}
         return True
 
+    def _closed_over(self, node: ast.Call) -> set[Place]:
+        """The timed work whose results a function of the module called here reads from
+        around it (``def g(theta): return T_base + theta``): handed to it as if given."""
+        if not isinstance(node.func, ast.Name):
+            return set()
+        held: set[Place] = set()
+        for definition in self.module.functions.get(node.func.id, []):
+            own = {a.arg for a in ast.walk(definition.args) if isinstance(a, ast.arg)}
+            read = set().union(*(names_read(s) for s in definition.body)) - own
+            held |= set().union(*(self.sources.get(name, set()) for name in read))
+        return held
+
     def _call(self, node: ast.Call, statement: ast.stmt) -> None:
         module = self.module
         self.every.append(node)
@@ -135,7 +147,7 @@ class Timed:
             self.calls.append(node)
             if callee_key(node.func) in module.blocking:
                 self.waited.add(place)  # eqx.filter_jit returns with its work done
-            self.fed |= self.held(arguments) - {place}
+            self.fed |= (self.held(arguments) | self._closed_over(node)) - {place}
             read = names_read(arguments)
             self.unseen = [names for names in self.unseen if not names & read]
             self.made.setdefault(place, callee_name(node.func) + "(...)")
