@@ -2,7 +2,8 @@
 `jax.block_until_ready(arrays)` waits for the same in one batched call into the
 runtime{claim}`wrapper-batches`, which pays for a list on CPU and on a
 GPU{claim}`wrapper-batching-pays` (for a dict on CPU it does
-not{claim}`wrapper-over-a-dict-no-faster`). Checklist: {ref}`review-many-arrays`.
+not{claim}`wrapper-over-a-dict-no-faster`). Not reported in a warm-up of a function that times
+something after it: the cost is in no measurement. Checklist: {ref}`review-many-arrays`.
 
 ```python
 for a in arrays:  # the mistake  # jaxwaits: ignore[JW112]
@@ -70,7 +71,11 @@ def check(source: Source) -> Iterator[Finding]:
             continue
         if isinstance(each, ast.IfExp):  # a.block_until_ready() if hasattr(a, ...) else a
             each = next((e for e in (each.body, each.orelse) if isinstance(e, ast.Call)), each)
-        if _blocks_one_of(each, items) and not _fallback(source, node):
+        if (
+            _blocks_one_of(each, items)
+            and not _fallback(source, node)
+            and not _untimed(source, node)
+        ):
             yield finding(
                 CODE,
                 node,
@@ -84,6 +89,17 @@ def _fallback(source: Source, node: ast.AST) -> bool:
     (``jax.block_until_ready(result)`` raised on a tree it cannot take)."""
     handlers = source.facts.of(ast.ExceptHandler)
     return any(spans_line(handler, node.lineno) for handler in handlers)  # type: ignore[attr-defined]
+
+
+def _untimed(source: Source, node: ast.AST) -> bool:
+    """``node`` runs in a function that times something else, outside its timed regions (a
+    warm-up before the timer starts): the time it costs is in no reported time."""
+    inner = source.facts.innermost(node.lineno)  # type: ignore[attr-defined]
+    if inner is None:
+        return False
+    spans = [(r.start, getattr(r.end, "end_lineno", None) or r.start) for r in source.regions]
+    here = [(a, b) for a, b in spans if spans_line(inner, a) and source.facts.innermost(a) is inner]
+    return bool(here) and not any(a <= node.lineno <= b for a, b in here)  # type: ignore[attr-defined]
 
 
 def _loop_block(loop: ast.For) -> tuple[set[str], ast.AST] | None:
