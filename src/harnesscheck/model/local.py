@@ -31,6 +31,7 @@ from harnesscheck.model.syntax import (
     bound_names,
     callee_key,
     callee_name,
+    clock_aliases,
     dotted_name,
     dotted_parts,
     first_timer,
@@ -129,6 +130,7 @@ class Local:
     def _collect(self) -> None:
         for node in self.of(ast.Import, ast.ImportFrom):  # first: calls ask what was imported
             self._imported(node)
+        self._clocks |= clock_aliases(self.of(ast.Assign))
         for node in self.of(ast.Call):
             self._collect_call(node)
         for node in self.of(ast.Assign):  # pjit_fn = pjit (in a branch): pjit_fn(f) jits f
@@ -209,8 +211,8 @@ class Local:
             self.timing_methods[node.name] = timing
 
     def _collect_call(self, node: ast.Call) -> None:
-        if isinstance(node.func, ast.Name) and node.func.id in self._clocks:
-            node.func.id = self._clocks[node.func.id]  # timer() is timeit's default_timer()
+        if (clock := self._clocks.get(callee_key(node.func))) is not None:
+            node.func = ast.copy_location(ast.Name(clock, ast.Load()), node.func)  # timer()
         called = callee_name(node.func)
         if self.wrapper(node.func) in TRACING:
             for argument in node.args[:3]:

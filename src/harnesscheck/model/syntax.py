@@ -116,6 +116,21 @@ def starts_timer(value: ast.AST | None) -> bool:
     return is_timer(value)
 
 
+def clock_aliases(assigns: list[ast.Assign]) -> dict[str, str]:
+    """Names bound to a clock itself, not to its reading (``timer = time.perf_counter``,
+    ``self._now = now_fn or time.time``): calling one reads that clock."""
+    found = {}
+    for node in assigns:
+        values = node.value.values if isinstance(node.value, ast.BoolOp) else [node.value]
+        clocks = [
+            v.attr for v in values
+            if isinstance(v, ast.Attribute) and v.attr in TIMERS
+            and dotted_parts(v)[0] in ("time", "timeit")
+        ]  # fmt: skip
+        found |= {callee_key(t): clocks[0] for t in node.targets if clocks}
+    return found
+
+
 def first_timer(node: ast.AST) -> ast.Call | None:
     """The first timer call in ``node``, in the functions it defines too (a region that meets
     one ends there, read or not: one that went on to the next reading met progress logs since
