@@ -322,6 +322,15 @@ with timer.phase("act"):  # <- JW101
     out = step(x)
 
 
+def run_for(budget, state):  # rounds counted against a time budget (SGMCMC_bandit_tuning)
+    start_time = time.time()
+    rounds = 0
+    while time.time() - start_time < budget:  # <- JW101
+        state = step(state)
+        rounds += 1
+    return state, rounds
+
+
 # %% done right
 
 import time
@@ -653,3 +662,21 @@ def timeit(fn, pairs=5):  # the module's own helper, not the standard library's:
 
 
 seconds = timeit(lambda: jnp.sin(x))
+
+
+def sample(key, n, x0):  # each round copies its result into a NumPy array (jax_MCMC_blog_post)
+    samples = np.zeros((n, 3))
+    current = x0
+    start = time.time()
+    for i in range(n):
+        current = step(current)
+        samples[i] = current
+    print(f"Running time: {time.time() - start:.2f}sec")
+    return samples
+
+
+def run_for(budget, state):  # each round waited on before the budget is read again
+    start_time = time.time()
+    while time.time() - start_time < budget:
+        state = step(state).block_until_ready()
+    return state

@@ -268,6 +268,28 @@ jax.block_until_ready(chains(x, 100))  # <- JW102
 print("sampling", time.time() - t61)
 
 
+class Unrolled:  # a grad of a lambda made in the region; another class's compute is another
+    def compute(self, theta):  # function (Efficient-Implementation-of-Gradient-Stopping-Methods)
+        t65 = time.time()
+        loss_fn = lambda t: jnp.sum(self.forward(t))
+        g = jax.grad(loss_fn)(theta)  # <- JW102
+        jax.block_until_ready(g)
+        return g, time.time() - t65
+
+    def forward(self, t):
+        return t**2
+
+
+class Stepwise:
+    def compute(self, theta):
+        return theta
+
+
+unrolled, stepwise = Unrolled(), Stepwise()
+unrolled.compute(x)
+stepwise.compute(x)
+
+
 # %% done right
 
 import time
@@ -598,3 +620,9 @@ def timeit_benchmark(benchmark_fn):  # the jitted one it is handed, not build's 
     benchmark_fn().block_until_ready()
     print(f"Compilation time: {time.time() - t62}")
     return min(timeit.repeat(lambda: benchmark_fn().block_until_ready(), number=3, repeat=3))
+
+sampler = jax.jit(lambda a: a - 1)
+t63 = time.time()
+first = sampler(x).block_until_ready()
+t64 = time.time()
+print(f"Pure Jax sampler, 1st run: {t64 - t63:.3f}sec")  # the compile, said so

@@ -29,6 +29,7 @@ from harnesscheck.model.syntax import (
     Function,
     appended,
     bound_names,
+    budget_loop,
     callee_key,
     callee_name,
     clock_aliases,
@@ -431,13 +432,12 @@ class Local:
         return sorted(self.of(ast.Assign), key=lambda n: n.lineno)
 
     def is_benchmark_loop(self, node: ast.While) -> bool:
-        """google_benchmark's timed loop, ``while state:``, in a module that imports it."""
+        """google_benchmark's ``while state:`` (imported), or a time budget's ``while`` test."""
         named = isinstance(node.test, ast.Name) and node.test.id == "state"
-        return named and "google_benchmark" in self.imported
+        return (named and "google_benchmark" in self.imported) or budget_loop(node.test)
 
     def is_pytest_benchmark(self, call: ast.Call) -> bool:
-        """pytest-benchmark's fixture called (:func:`~harnesscheck.model.syntax.is_benchmark`),
-        not a ``benchmark`` the module defines or imports (a helper of its own)."""
+        """pytest-benchmark's fixture called, not a ``benchmark`` the module defines or imports."""
         return is_benchmark(call) and "benchmark" not in self.defined
 
     def is_timeit(self, call: ast.Call) -> bool:
@@ -476,10 +476,12 @@ class Local:
                 yield node.target, node.value
 
     def warms_up(self, line: int) -> bool:
-        """The function around ``line`` is called more than once, or speaks of warming up."""
+        """The function around ``line`` is called twice (by one name, if others share its name)
+        or speaks of warming up."""
         for definition in self.around(line):
-            calls = [k for k in self.called if k.split(".")[-1] == definition.name]
-            if sum(len(self.called[k]) for k in calls) > 1:
+            counts = [len(v) for k, v in self.called.items() if k.split(".")[-1] == definition.name]
+            shared = len(self.functions.get(definition.name, [])) > 1
+            if (max(counts, default=0) if shared else sum(counts)) > 1:
                 return True
             names = (n.id for n in walk(definition) if isinstance(n, ast.Name))
             if any("warm" in name.lower() for name in names):

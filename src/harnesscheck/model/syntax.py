@@ -116,6 +116,15 @@ def starts_timer(value: ast.AST | None) -> bool:
     return is_timer(value)
 
 
+def budget_loop(test: ast.expr) -> bool:
+    """A time budget's test, ``time.time() - start < budget``: read at the top of each round,
+    it times the round before."""
+    return isinstance(test, ast.Compare) and any(
+        isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and is_timer(n.left)
+        for n in ast.walk(test.left)
+    )
+
+
 def clock_aliases(assigns: list[ast.Assign]) -> dict[str, str]:
     """Names bound to a clock itself, not to its reading (``timer = time.perf_counter``,
     ``self._now = now_fn or time.time``): calling one reads that clock."""

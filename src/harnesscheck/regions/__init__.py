@@ -91,8 +91,8 @@ def regions(module: Module) -> list[Region]:
         found += _timed_block(module, node)
     for node in module.of(ast.While):
         if module.is_benchmark_loop(node):
-            # google_benchmark times each round of `while state:`; it reports a mean over
-            # rounds it chooses, like timeit's calibration, so the runs are not counted
+            # google_benchmark times each round of `while state:`, a time budget each round
+            # before its test; the rounds are not a count fixed beforehand (as timeit's calibration)
             host = host_before(module, node.lineno)
             found.append(_read(module, host, node.body, node, node.lineno, fixed_count=False))
     readings, differences = _subtractions(module)
@@ -245,7 +245,7 @@ def _read(
     fixed_count: bool = True,
     again: bool = False,
 ) -> Region:
-    timed = Timed(module)
+    timed = Timed(module, host)
     for piece, alternative in _in_order(statements):
         timed.read(piece, alternative)
     for piece in _before_timer(end, timer):

@@ -18,7 +18,7 @@ WARM_UP = (
     "compil", "warm", "first step", "first run", "first call", "first update", "first iteration",
     "first pass", "first eval", "first gradient", "first forward", "first execution",
     "first invocation", "first inference", "_first", "first_", "includes jit", "incl. jit",
-    "including jit", "with jit", "jitting", "to jit",
+    "including jit", "with jit", "jitting", "to jit", "1st run", "1st call", "1st pass",
 )  # fmt: skip
 # Words that say a region is the wall clock of a whole run, whose one-off costs belong in it.
 WHOLE_RUN = ("completed in", "finished in", "end-to-end", "end to end")

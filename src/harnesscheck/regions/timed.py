@@ -28,8 +28,9 @@ class Timed:
     of each JAX call (the outputs of one call are ready together, so waiting on one of them
     waits for all), and the waits on it."""
 
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, host: set[str] | None = None) -> None:
         self.module = module
+        self.host = host or set()  # NumPy arrays made on the host before the region
         self.calls: list[ast.Call] = []  # the JAX work
         self.arithmetic: list[ast.BinOp] = []  # ... and arithmetic on JAX arrays: a + b
         self.every: list[ast.Call] = []  # every call, in order
@@ -45,6 +46,7 @@ class Timed:
         # them, unless its results are only more input to timed work (preparing a batch)
         self.unseen: list[set[str]] = []
         self._jax_calls: set[int] = set()
+        self.deferred: set[int] = set()  # calls in the lambdas it makes: run when those are
 
     def made_in(self, node: ast.AST) -> set[Place]:
         """The timed work an expression itself calls."""
@@ -70,6 +72,9 @@ class Timed:
         module = self.module
         nodes = list(ast.walk(statement))
         inner: set[int] = set()  # the operands of arithmetic already counted
+        self.deferred |= {
+            id(n) for d in nodes if isinstance(d, ast.Lambda) for n in ast.walk(d.body)
+        }
         for node in nodes:
             if isinstance(node, ast.Call) and module.jax_call(node):
                 self._jax_calls.add(id(node))
@@ -89,6 +94,8 @@ class Timed:
             elif isinstance(node, ast.Assert):  # `if loss < best:` reads values, `x.shape` not
                 self.waited |= self.made_in(node.test) | self.held(_values_in(node.test))
         for target, value in module.assignments(statement):
+            if isinstance(target, ast.Subscript) and callee_key(target.value) in self.host:
+                self.waited |= self.held(value)  # samples[i] = x copies x into NumPy's array
             if self._apart(target, value):
                 continue
             work = self.held(value)

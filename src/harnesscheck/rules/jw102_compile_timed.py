@@ -207,7 +207,9 @@ def _operations_first(facts: Module, region: Region) -> Iterator[Finding]:
     first = [
         node
         for node in nodes
-        if not _warmed_here(facts, node) and _first_operation(facts, node, region.start)
+        if id(node) not in timed.deferred
+        and not _warmed_here(facts, node)
+        and _first_operation(facts, node, region.start)
     ]
     if not first:
         return
@@ -354,7 +356,11 @@ def _operations_only(facts: Module, region: Region) -> bool:
     timed = region.timed
     made = {id(call.func) for call in timed.every}  # grad(f) in grad(f)(x): the operation's
     return bool(timed.calls or timed.arithmetic) and all(
-        id(call) in made or _operation(facts, call) or _aside(facts, call) for call in timed.every
+        id(call) in made
+        or id(call) in timed.deferred
+        or _operation(facts, call)
+        or _aside(facts, call)
+        for call in timed.every
     )
 
 
