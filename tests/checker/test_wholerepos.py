@@ -145,13 +145,25 @@ licence = "MIT"
 files = ["bench/run.py", "bench/timer.py"]
 [[repo.mistake]]
 path = "bench/run.py"
+line = 6
+code = "JW101"
+[[repo.mistake]]
+path = "bench/run.py"
 line = 7
 code = "JW102"
 """)
     whole = wholerepos.report(wholerepos.score([set_file], mirrors))
     alone = wholerepos.report(wholerepos.score([set_file], mirrors, alone=True))
-    assert whole["found"] == ["someone/bench bench/run.py:7 JW102"] and not whole["unjudged"]
-    assert alone["missed"] == ["someone/bench bench/run.py:7 JW102"] and not alone["unjudged"]
+    labels = ["someone/bench bench/run.py:6 JW101", "someone/bench bench/run.py:7 JW102"]
+    assert sorted(whole["found"]) == labels and not whole["unjudged"]
+    assert sorted(alone["missed"]) == labels and not alone["unjudged"]
+
+
+def test_a_finding_of_another_rule_beside_a_label_does_not_find_it(tmp_path: Path) -> None:
+    mirrors, commit = _mirror(tmp_path)
+    other = '[[repo.mistake]]\npath = "bench/run.py"\nline = 11\ncode = "JW103"'
+    report = wholerepos.report(wholerepos.score([_set(tmp_path, commit, other)], mirrors))
+    assert "someone/bench bench/run.py:11 JW103" in report["missed"]
 
 
 @pytest.mark.parametrize(

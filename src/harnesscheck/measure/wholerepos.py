@@ -199,18 +199,20 @@ def score(sets: list[Path], mirrors: Path, alone: bool = False) -> RepoScore:
 
 
 def near(found: Mark, marks: list[Mark]) -> list[Mark]:
-    """The labels a finding stands for: on its file within two lines, or, for a rule that
-    reports a call inside a timed region (JW102, JW107), a label of that rule at the line
-    that reads the region's timer (where a labeller puts it)."""
+    """The labels a finding stands for: of its rule, on its file, within two lines, or, for a
+    rule that reports a call inside a timed region (JW102, JW107), at the line that reads the
+    region's timer (where a labeller puts it). A finding of another rule beside a label is not
+    that mistake found."""
     return [
         m
         for m in marks
         if m.repo == found.repo
         and m.path == found.path
+        and m.code == found.code
         and (
             abs(m.line - found.line) <= NEAR
             or (
-                m.code == found.code in AT_THE_CALL
+                found.code in AT_THE_CALL
                 and any(abs(m.line - end) <= NEAR for _, end in found.spans)
             )
         )
