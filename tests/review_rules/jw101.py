@@ -680,3 +680,9 @@ def run_for(budget, state):  # each round waited on before the budget is read ag
     while time.time() - start_time < budget:
         state = step(state).block_until_ready()
     return state
+
+pair = jax.jit(lambda a: (a, a + 1))
+jax.block_until_ready(pair(x))
+t71 = time.perf_counter()
+outs = [o.block_until_ready() for o in pair(x)]  # each output blocked in turn (pytensor)
+took = time.perf_counter() - t71

@@ -290,8 +290,21 @@ unrolled.compute(x)
 stepwise.compute(x)
 
 
+def prepare(f):  # a name made by a transformation here and jitted there: one finding (jax_xc)
+    impl_fn = jax.vmap(f)
+    return impl_fn
+
+
+def bench_impl(f, a):
+    impl_fn = jax.jit(prepare(f))
+    t69 = time.time()
+    jax.block_until_ready(impl_fn(a))  # <- JW102
+    print("took", time.time() - t69)
+
+
 # %% done right
 
+import logging
 import time
 import timeit
 import jax
@@ -626,3 +639,11 @@ t63 = time.time()
 first = sampler(x).block_until_ready()
 t64 = time.time()
 print(f"Pure Jax sampler, 1st run: {t64 - t63:.3f}sec")  # the compile, said so
+
+halved = jax.jit(lambda a: a / 2)
+t66 = time.time()
+halved(x).block_until_ready()
+t67 = time.time()
+logging.debug(
+    f"took {t67 - t66} compilation seconds"  # the message goes on over lines (jax_xc)
+)

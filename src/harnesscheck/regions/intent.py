@@ -38,7 +38,7 @@ def meant(
     first = getattr(end, "lineno", start)
     last = (getattr(end, "end_lineno", None) or first) + 1
     lines = [*facts.lines[start - 1 : start], *facts.lines[first - 1 : last]]
-    if readout and says(_readout(facts, last), readout):
+    if readout and says(_readout(facts, last - 1), readout):
         return True
     return says([*lines, *_announcement(facts, start)], words)
 
@@ -46,12 +46,26 @@ def meant(
 def _readout(facts: Local, after: int) -> list[str]:
     """The nearest message printed or logged after line ``after`` that shows a value (the
     time read), unless a timer is read first: the next region has begun."""
-    for line in facts.lines[after : after + ANNOUNCED]:
+    window = facts.lines[after : after + ANNOUNCED]
+    for i, line in enumerate(window):
         if TIMER_READ.search(line):
             return []
-        if ANNOUNCING.match(line) and not _words_only(line):
-            return [line]
+        if ANNOUNCING.match(line):
+            message = _call_text(window[i:])
+            if not _words_only(message):
+                return [message]
     return []
+
+
+def _call_text(lines: list[str]) -> str:
+    """The first of ``lines`` with those after it, until its parentheses close: a message
+    written over several lines (``logging.debug(`` and its f-string on the next)."""
+    text = ""
+    for line in lines:
+        text += line
+        if text.count("(") <= text.count(")"):
+            break
+    return text
 
 
 def _announcement(facts: Local, start: int) -> list[str]:

@@ -84,6 +84,10 @@ class Timed:
                     self._jax_calls.add(id(node))
                     self.arithmetic.append(node)
                     self.made.setdefault((node.lineno, node.col_offset), "the arithmetic")
+        for node in nodes:  # [o.block_until_ready() for o in step(x)]: o holds step's results
+            if isinstance(node, ast.comprehension) and (work := self.held(node.iter)):
+                for name in bound_names(node.target):
+                    self.sources[name] = self.sources.get(name, set()) | work
         for node in nodes:
             if isinstance(node, ast.Call):
                 self._call(node, statement)

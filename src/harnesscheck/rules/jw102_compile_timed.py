@@ -108,7 +108,7 @@ def check(source: Source) -> Iterator[Finding]:
         if fresh is None:  # one finding a place: a new shape on each round says the most
             reshaped_here = list(_new_shapes(facts, region, set(said)))
             yield from reshaped_here
-            if _operations_only(facts, region):
+            if _operations_only(facts, region) and not said:  # one compiling story a region
                 places = {(f.line, f.col) for f in reshaped_here}
                 yield from (
                     f for f in _operations_first(facts, region) if (f.line, f.col) not in places
