@@ -13,14 +13,17 @@ elapsed = time.perf_counter() - t0  # JW103: params not waited on
 Right: `jax.block_until_ready((loss, params))`. It is reported whichever result was dispatched
 first: a block waits for its own array's buffers only (that earlier work on one device has
 finished too is by chance). Blocking one output of a single jitted call is not reported: all its
-outputs come from one computation; nor is a result handed to the work waited on.
+outputs come from one computation; nor is a result handed to the work waited on, nor a random
+key split beside the work (``jax.random.split``).
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding
+from harnesscheck.model.syntax import dotted_parts
 from harnesscheck.regions import TIMED_WORDS, judgeable
 from harnesscheck.rules import Seen, Source
 
@@ -37,7 +40,9 @@ def check(source: Source) -> Iterator[Finding]:
         timed = region.timed
         if not judgeable(region, source.facts) or not timed.waited:
             continue
-        unwaited = sorted({timed.made[p] for p in timed.made.keys() - timed.waited - timed.fed})
+        keys = {(c.lineno, c.col_offset) for c in timed.calls if _key_bookkeeping(c)}
+        left = timed.made.keys() - timed.waited - timed.fed - keys
+        unwaited = sorted({timed.made[p] for p in left})
         if unwaited:
             yield finding(
                 CODE,
@@ -45,6 +50,13 @@ def check(source: Source) -> Iterator[Finding]:
                 f"the timer stops with {', '.join(unwaited)} not waited on: block on every "
                 "result of the timed work",
             )
+
+
+def _key_bookkeeping(call: ast.Call) -> bool:
+    """``jax.random.split(key)``, ``PRNGKey(0)``, ``fold_in``: the keys of the work, not the
+    work timed; a region that leaves them unwaited has waited for what it measures."""
+    parts = dotted_parts(call.func)
+    return parts[-1:] in (["split"], ["PRNGKey"], ["key"], ["fold_in"]) and "random" in parts
 
 
 def watched(seen: Seen) -> str:
