@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import TypeGuard
 
 from harnesscheck.model.library import DEVICE_WAITS, TIMERS
 
@@ -116,13 +117,15 @@ def starts_timer(value: ast.AST | None) -> bool:
     return is_timer(value)
 
 
+def clock_read(node: ast.AST) -> TypeGuard[ast.BinOp]:
+    """``time.time() - start``: the clock read against a start."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and is_timer(node.left)
+
+
 def budget_loop(test: ast.expr) -> bool:
     """A time budget's test, ``time.time() - start < budget``: read at the top of each round,
     it times the round before."""
-    return isinstance(test, ast.Compare) and any(
-        isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and is_timer(n.left)
-        for n in ast.walk(test.left)
-    )
+    return isinstance(test, ast.Compare) and any(map(clock_read, ast.walk(test.left)))
 
 
 def clock_aliases(assigns: list[ast.Assign]) -> dict[str, str]:

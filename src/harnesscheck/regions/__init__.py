@@ -16,6 +16,7 @@ from harnesscheck.model.syntax import (
     bound_names,
     callee_key,
     callee_name,
+    clock_read,
     first_timer,
     is_timer,
     names_read,
@@ -63,11 +64,7 @@ def running(region: Region, facts: Module) -> bool:
     end = region.end
     if not isinstance(end, ast.stmt):
         return False
-    started = {
-        callee_key(n.right)
-        for n in ast.walk(end)
-        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and is_timer(n.left)
-    } - {""}
+    started = {callee_key(n.right) for n in ast.walk(end) if clock_read(n)} - {""}
     if not started:
         return False
     for loop in facts.of(ast.For, ast.While):
@@ -411,11 +408,7 @@ def _reads(statement: ast.stmt, started: set[str]) -> bool:
     does not start it again."""
     restarted = {n for t in getattr(statement, "targets", []) for n in bound_names(t)}
     return not restarted & started and any(
-        isinstance(n, ast.BinOp)
-        and isinstance(n.op, ast.Sub)
-        and is_timer(n.left)
-        and callee_key(n.right) in started
-        for n in ast.walk(statement)
+        clock_read(n) and callee_key(n.right) in started for n in ast.walk(statement)
     )
 
 
