@@ -14,12 +14,12 @@ from harnesscheck.model.syntax import (
     bound_names,
     callee_key,
     callee_name,
-    dotted_parts,
     spans_line,
 )
 
 if TYPE_CHECKING:
     from harnesscheck.model.local import Local
+    from harnesscheck.model.module import Module
 
 CACHES = {"lru_cache", "cache", "cached"}
 JITS = JITTING | {"partial"}  # the last names of a jit's callee: partial(jax.jit, ...)(f)
@@ -57,7 +57,7 @@ def _memoised(definition: Function) -> set[str]:
     }
 
 
-def recompiling(facts: Local) -> set[str]:
+def recompiling(facts: Module) -> set[str]:
     """The module's functions whose every call compiles: they call a jit of a function they
     make on that call (``jit(_compute)(stacked, probs)``, or a name bound to one). Found from
     the module's jits, few, not by walking every function."""
@@ -99,12 +99,10 @@ def recompiling(facts: Local) -> set[str]:
     return found
 
 
-def _lax_loop(facts: Local, call: ast.Call) -> bool:
+def _lax_loop(facts: Module, call: ast.Call) -> bool:
     """``jax.lax.scan(...)``, ``lax.map(...)``: run outside jit, it compiles its body; a body
     made anew on each call is a new function to JAX's cache, so every call compiles again."""
-    chain = dotted_parts(call.func)
-    jax_own = bool(chain) and (chain[0] in facts.jax_modules or chain[0] in facts.jax_names)
-    return jax_own and chain[-1] in LOOPS | {"map"}
+    return facts.from_jax(call.func) and callee_name(call.func) in LOOPS | {"map"}
 
 
 def _once(facts: Local, definition: Function) -> bool:
