@@ -98,7 +98,7 @@ def _untimed(source: Source, node: ast.AST) -> bool:
     if inner is None:
         return False
     spans = [(r.start, getattr(r.end, "end_lineno", None) or r.start) for r in source.regions]
-    here = [(a, b) for a, b in spans if spans_line(inner, a) and source.facts.innermost(a) is inner]
+    here = [(a, b) for a, b in spans if source.facts.innermost(a) is inner]
     return bool(here) and not any(a <= node.lineno <= b for a, b in here)  # type: ignore[attr-defined]
 
 
