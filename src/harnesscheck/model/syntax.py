@@ -219,6 +219,12 @@ def positional_params(definition: Function) -> list[str]:
     return [a.arg for a in definition.args.posonlyargs + definition.args.args]
 
 
+def param_names(definition: Function) -> set[str]:
+    """Every name a function's parameters bind: positional, keyword-only, ``*args``,
+    ``**kwargs``."""
+    return {a.arg for a in ast.walk(definition.args) if isinstance(a, ast.arg)}
+
+
 def spans_line(node: ast.AST, line: int) -> bool:
     """``line`` is one of the lines of a definition (or any node)."""
     first = getattr(node, "lineno", 0)

@@ -17,6 +17,7 @@ from harnesscheck.model.syntax import (
     dotted_name,
     may_sync,
     names_read,
+    param_names,
 )
 
 # What an array says of itself without waiting for its values
@@ -143,8 +144,7 @@ class Timed:
             return set()
         held: set[Place] = set()
         for definition in self.module.functions.get(node.func.id, []):
-            own = {a.arg for a in ast.walk(definition.args) if isinstance(a, ast.arg)}
-            read = set().union(*(names_read(s) for s in definition.body)) - own
+            read = set().union(*(names_read(s) for s in definition.body)) - param_names(definition)
             held |= set().union(*(self.sources.get(name, set()) for name in read))
         return held
 

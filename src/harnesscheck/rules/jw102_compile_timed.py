@@ -34,6 +34,7 @@ from harnesscheck.model.syntax import (
     dotted_parts,
     is_timer,
     names_read,
+    param_names,
     positional_params,
     spans_line,
 )
@@ -281,9 +282,7 @@ def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
 def _a_parameter(facts: Module, call: ast.Call, name: str) -> bool:
     """``name`` is a parameter of the function the call is made in."""
     inner = facts.innermost(call.lineno)
-    return inner is not None and name in {
-        a.arg for a in ast.walk(inner.args) if isinstance(a, ast.arg)
-    }
+    return inner is not None and name in param_names(inner)
 
 
 def _warmed_on_a_slice(facts: Module, region: Region) -> Iterator[Finding]:
