@@ -229,8 +229,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax._src import array
+import time
 def on_the_host(op):  # an operation that compiles nothing: NumPy's, its result put back
-    return lambda *arrays, **options: jax.device_put(op(*(np.asarray(a) for a in arrays)))
+    def call(*arrays, **options):
+        # Every call costs the same 5 ms, first or warm, so that the machine pausing the first
+        # call (31 mutant runs share the cores) cannot pass for a compile in the snippet's ratio.
+        time.sleep(0.005)
+        return jax.device_put(op(*(np.asarray(a) for a in arrays)))
+    return call
 jnp.dot = on_the_host(np.dot)
 array.ArrayImpl.__add__ = on_the_host(np.add)
 """
