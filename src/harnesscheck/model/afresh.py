@@ -89,8 +89,10 @@ def recompiling(facts: Module) -> set[str]:
             if outer is not None and not _once(facts, outer) and _calls(facts, outer, {node.name}):
                 found.add(outer.name)
     for loop in facts.of(ast.Call):  # lax.scan(body, ...) of a body made on this call
+        if not _lax_loop(facts, loop):
+            continue  # asked first: innermost() is the dearer question, and most calls are not
         definition = facts.innermost(loop.lineno)
-        if definition is None or definition.name in found or not _lax_loop(facts, loop):
+        if definition is None or definition.name in found:
             continue
         made = _made(definition)
         bodies = [a for a in loop.args if isinstance(a, ast.Lambda) or callee_key(a) in made]
