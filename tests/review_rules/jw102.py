@@ -301,6 +301,116 @@ def bench_impl(f, a):
     jax.block_until_ready(impl_fn(a))  # <- JW102
     print("took", time.time() - t69)
 
+# the time of a run shown as a rate: the time of its steps, so the first one's compiling is not
+# meant to be in it (impjax's sampler)
+stepper = jax.jit(lambda a: a * 0.25)
+state = x
+t80 = time.time()
+for i in range(100):
+    state = stepper(state)  # <- JW102
+    if i % 10 == 0:
+        print(f"Step {i}/100")
+np.asarray(state)
+dt = time.time() - t80
+print(f"{100 / dt:.0f} steps/s, {dt:.2f}s in all")
+
+# a row of a per-epoch log: its timer starts on each round, so epoch 0's row holds the compiling;
+# the message after it is no readout of it (a print that shows the time ends the region)
+epoch_step = jax.jit(lambda a: a * 0.125)
+for epoch in range(3):
+    t81 = time.time()
+    for i in range(10):
+        state = epoch_step(state)  # <- JW102
+        if i % 5 == 0:
+            print(f"Step {i}, loss: {float(state.sum()):.4f}")
+    print(f"Epoch {epoch} took {time.time() - t81:.2f}s")
+
+print(f"Compiling the decoder for {len(state)} rows (first call is slow)...")
+decoder = jax.jit(lambda a: a * 0.03125)
+decoder(state).block_until_ready()
+
+# a clock read as a random seed inside the region is no reading of its timer (splice_wave)
+epoch_fn = jax.jit(lambda a: a * 0.015625)
+for epoch in range(3):
+    start_time = time.time()
+    np.random.seed(time.time_ns() % (2**32))
+    state = epoch_fn(state)  # <- JW102
+    float(state.sum())
+    epoch_time = time.time() - start_time
+    print(f"Epoch {epoch} took {epoch_time:.2f}s")
+
+# a time shown by %-formatting is read there (a course's matrix product)
+squared = jax.jit(lambda a: a @ a)
+start_time = time.time()
+squared(x).block_until_ready()  # <- JW102
+print("--- %s seconds ---" % (time.time() - start_time))
+
+rate_fn = jax.jit(lambda a: a * 0.0078125)
+row_fn = jax.jit(lambda a: a * 0.00390625)
+
+
+def epoch_rate(state, loader):  # one epoch's time, shown as a rate further on (a benchmark)
+    began = time.time()
+    for i, batch in enumerate(loader):
+        state = rate_fn(state + batch)  # <- JW102
+        if i % 50 == 0:
+            print(f"Batch {i}: {float(state.sum()):.4f}")
+    jax.block_until_ready(state)
+    took = time.time() - began
+    print("epoch done")
+    print("saving")
+    print("metrics")
+    print("profile")
+    print("energy")
+    print("memory")
+    return {"seconds": took, "samples_per_sec": len(loader) / took}
+
+
+def one_epoch_time(state, loader):  # ... or, by its name, the time of one epoch
+    epoch_start = time.time()
+    for i, batch in enumerate(loader):
+        state = row_fn(state + batch)  # <- JW102
+        if i % 50 == 0:
+            print(f"Batch {i}: {float(state.sum()):.4f}")
+    jax.block_until_ready(state)
+    return time.time() - epoch_start
+
+
+# the time shown before is kept from two clock readings: no announcement of what follows
+shifted = jax.jit(lambda a: a - 0.5)
+compile_start = time.time()
+squared(x).block_until_ready()
+compile_end = time.time()
+compilation_time = compile_end - compile_start
+print(f"Compilation + first execution: {compilation_time:.4f}s")
+t82 = time.time()
+shifted(x).block_until_ready()  # <- JW102
+print(time.time() - t82)
+
+# ... nor is one that shows a time read in it
+scaled = jax.jit(lambda a: a * 0.03125)
+print(f"Warm-up took {time.time() - t82:.1f}s")
+t83 = time.time()
+scaled(x).block_until_ready()  # <- JW102
+print(f"Scaled: {time.time() - t83:.3f}s")
+
+mean_fn = jax.jit(lambda a: a * 0.001953125)
+
+
+def run_one(round_no, state):  # called on each round below: its time is a row of a log (flax)
+    began = time.time()
+    for i in range(10):
+        state = mean_fn(state)  # <- JW102
+        if i % 5 == 0:
+            print(f"{round_no}.{i}: {float(state.sum()):.4f}")
+    took = time.time() - began
+    print(f"round {round_no}: {took:.2f}s")
+    return state
+
+
+for r in range(3):
+    state = run_one(r, state)
+
 
 # %% done right
 
@@ -647,3 +757,28 @@ t67 = time.time()
 logging.debug(
     f"took {t67 - t66} compilation seconds"  # the message goes on over lines (jax_xc)
 )
+
+# the wall clock of a whole sampler run, by its shape: a loop that prints its progress each
+# round, timed from before it and shown once as it is (jax_MCMC_blog_post): its first round's
+# compiling is part of the run's cost
+kernel = jax.jit(lambda a: a * 0.5)
+start = time.time()
+state = x
+for i in range(100):
+    state = kernel(state)
+    if i % 10 == 0:
+        print(f"Iteration {i}/100")
+np.asarray(state)
+end = time.time()
+print(f"Running time: {(end - start):.2f}sec")
+
+# announced as compiling, in an f-string that shows a count, not a time (seqcond's prefill)
+prefill = jax.jit(lambda a: a * 0.0625)
+tokens = [1, 2, 3]
+print(f"Compiling and prefilling {len(tokens)} tokens (first call is slow)...")
+t70 = time.time()
+for token in tokens:
+    state = prefill(state)
+state.block_until_ready()
+prefill_time = time.time() - t70
+print(f"Prefill done in {prefill_time:.1f}s")

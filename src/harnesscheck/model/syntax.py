@@ -147,7 +147,24 @@ def first_timer(node: ast.AST) -> ast.Call | None:
     """The first timer call in ``node``, in the functions it defines too (a region that meets
     one ends there, read or not: one that went on to the next reading met progress logs since
     the start, which compiling belongs in)."""
-    return next((n for n in walk(node) if isinstance(n, ast.Call) and is_timer(n)), None)
+    timers = [n for n in walk(node) if isinstance(n, ast.Call) and is_timer(n)]
+    if not timers:
+        return None
+    seeds = {id(n) for s in walk(node) if _seeding(s) for n in walk(s)}
+    return next((n for n in timers if id(n) not in seeds), None)
+
+
+SEEDING = ("seed", "PRNGKey", "key", "default_rng", "RandomState")
+
+
+def _seeding(node: ast.AST) -> bool:
+    """A clock read as a random seed, not as a time: ``np.random.seed(time.time_ns() % 2**32)``,
+    ``PRNGKey(int(time.time()))``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # not "%s s" % (t - t0)
+        left = node.left
+        inner = left.args[0] if isinstance(left, ast.Call) and left.args else left
+        return isinstance(inner, ast.Call) and is_timer(inner)
+    return isinstance(node, ast.Call) and callee_name(node.func).endswith(SEEDING)
 
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)

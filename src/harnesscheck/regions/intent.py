@@ -10,6 +10,7 @@ import re
 
 from harnesscheck.findings import says
 from harnesscheck.model.local import Local
+from harnesscheck.model.syntax import bound_names, clock_read, is_timer, names_read
 
 # Words that say a region times, on purpose, the dispatch or the compilation (JW101, JW103 stay
 # silent), or is a warm-up or a first run (JW102 does).
@@ -23,6 +24,7 @@ WARM_UP = (
 # Words that say a region is the wall clock of a whole run, whose one-off costs belong in it.
 WHOLE_RUN = ("completed in", "finished in", "end-to-end", "end to end")
 
+ROUND_NAMES = re.compile(r"epoch|step|iter|batch")  # in a time's name: one round's time
 ANNOUNCED = 6  # lines before the timer starts where the message that announces it may stand
 TIMER_READ = re.compile(r"\b(time|perf_counter|monotonic|default_timer|timer)(_ns)?\(\)")
 ANNOUNCING = re.compile(r"^\s*(print|\w*log\w*(\.\w+)?|\w+\.(info|debug|warning|write))\(")
@@ -38,9 +40,56 @@ def meant(
     first = getattr(end, "lineno", start)
     last = (getattr(end, "end_lineno", None) or first) + 1
     lines = [*facts.lines[start - 1 : start], *facts.lines[first - 1 : last]]
-    if readout and says(_readout(facts, last - 1), readout):
+    shown = ANNOUNCING.match(facts.lines[first - 1])  # print(f"took {time() - t0}"): shown here
+    if readout and not shown and says(_readout(facts, last - 1), readout):
         return True
     return says([*lines, *_announcement(facts, start)], words)
+
+
+def whole_run(facts: Local, start: int, end: ast.AST, names: set[str]) -> bool:
+    """The region is the wall clock of a whole run by its shape: between the timer's start and
+    its reading runs a loop that reports its progress each round (``print(f"epoch {e} loss
+    ...")``); the timer is not itself started on each round of a loop, nor named for one
+    (``epoch_start``: a row of a per-epoch log), nor returned; and its time, kept as ``names``,
+    is shown as it is, never divided into a rate or a mean in the rest of its function
+    (``n_steps / dt``). So it is the time of the run, whose one-off costs belong in it."""
+    last = getattr(end, "lineno", start)
+    loops = facts.of(ast.For, ast.While)
+    if any(loop.lineno < start and last <= (loop.end_lineno or 0) for loop in loops):
+        return False
+    if isinstance(end, ast.Return):
+        return False  # the caller's to show: as a rate, a mean, a row
+    definition = facts.innermost(last)
+    if definition and any(_in_loop(loops, line) for line in facts.called.get(definition.name, [])):
+        return False  # train_one_epoch(epoch), called each round: a row of a log
+    if ROUND_NAMES.search(" ".join(names | names_read(end))):
+        return False  # epoch_time = time.time() - epoch_start: a round's time, by its name
+    after = definition.end_lineno or last if definition else last + ANNOUNCED
+    if _divided(facts.lines[last - 1 : after], names):
+        return False
+    for loop in loops:
+        if start < loop.lineno and (loop.end_lineno or last) < last:
+            body = facts.lines[loop.body[0].lineno - 1 : loop.end_lineno]
+            if any(ANNOUNCING.match(line) for line in body):
+                return True
+    return False
+
+
+def _in_loop(loops: list[ast.For | ast.While], line: int) -> bool:
+    return any(loop.lineno < line <= (loop.end_lineno or 0) for loop in loops)
+
+
+def _divided(lines: list[str], names: set[str]) -> bool:
+    """A time in ``names`` is divided, or divides, in ``lines`` (the rest of its function) up
+    to the next timer read: ``samples_per_sec = total / epoch_duration``."""
+    for i, line in enumerate(lines):
+        if i and TIMER_READ.search(line):
+            return False
+        if re.search(r"\)\s*/", line) and TIMER_READ.search(line):
+            return True  # (time.time() - t0) / n
+        if any(re.search(rf"/\s*\(?\s*{re.escape(n)}\b|\b{re.escape(n)}\s*/", line) for n in names):
+            return True
+    return False
 
 
 def _readout(facts: Local, after: int) -> list[str]:
@@ -76,19 +125,54 @@ def _announcement(facts: Local, start: int) -> list[str]:
     ends the search."""
     for line in reversed(facts.lines[max(start - 1 - ANNOUNCED, 0) : start - 1]):
         if ANNOUNCING.match(line):
-            return [line] if _words_only(line) else []
+            return [line] if _words_only(line, _times(facts)) else []
         if "block_until_ready(" in line.partition("#")[0]:
             return []  # work waited for between: what it announced ran there (a warm-up)
     return []
 
 
-def _words_only(line: str) -> bool:
-    """``line`` is one call whose arguments are all plain strings."""
+def _times(facts: Local) -> set[str]:
+    """The names a clock reading is kept in: ``t1 = time.time()``, ``elapsed = t1 - t0``,
+    ``elapsed = time.time() - t0``."""
+    clocks = {
+        name
+        for node in facts.assigned
+        if isinstance(node.value, ast.Call) and is_timer(node.value)
+        for target in node.targets
+        for name in bound_names(target)
+    }
+    return clocks | {
+        name
+        for node in facts.assigned
+        if any(_difference(n, clocks) for n in ast.walk(node.value))
+        for target in node.targets
+        for name in bound_names(target)
+    }
+
+
+def _difference(node: ast.AST, clocks: set[str]) -> bool:
+    """``time.time() - t0`` or ``t1 - t0``, ``t1`` a clock's reading."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)):
+        return False
+    return clock_read(node) or (isinstance(node.left, ast.Name) and node.left.id in clocks)
+
+
+def _words_only(line: str, times: set[str] | None = None) -> bool:
+    """``line`` is one call whose arguments are all plain strings; given the names ``times``
+    a clock reading is kept in, f-strings that show none of them count as words too
+    (``f"Compiling {len(tokens)} tokens..."``, not ``f"took {elapsed:.2f} s"``)."""
     try:
         statement = ast.parse(line.strip()).body
     except SyntaxError:
         return False  # a call that goes on over the next lines
     call = statement[0].value if statement and isinstance(statement[0], ast.Expr) else None
-    return isinstance(call, ast.Call) and all(
-        isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args
-    )
+    return isinstance(call, ast.Call) and all(_words(a, times) for a in call.args)
+
+
+def _words(argument: ast.expr, times: set[str] | None) -> bool:
+    if isinstance(argument, ast.Constant):
+        return isinstance(argument.value, str)
+    if times is None or not isinstance(argument, ast.JoinedStr):
+        return False
+    shown = names_read(argument) & times or any(_difference(n, times) for n in ast.walk(argument))
+    return not shown and not TIMER_READ.search(ast.unparse(argument))

@@ -40,6 +40,7 @@ class Timed:
         self.fed: set[Place] = set()  # timed work whose results later timed work takes
         self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
         self.waited: set[Place] = set()
+        self.last_wait: Place = (0, 0)  # the statement that waited last
         self.maybe = False  # code this review cannot see is handed results of a step
         self.forgotten = False  # ... or of other work, all of whose work so far is then left
         self.handed_to: list[ast.Call] = []  # ... by these calls
@@ -48,6 +49,14 @@ class Timed:
         self.unseen: list[set[str]] = []
         self._jax_calls: set[int] = set()
         self.deferred: set[int] = set()  # calls in the lambdas it makes: run when those are
+
+    def inputs_waited(self) -> bool:
+        """Only work whose results later timed work takes was waited on, before that work was
+        dispatched (a batch made and read back, then the step it feeds): the work that came
+        last was not waited on at all."""
+        left = self.made.keys() - self.waited - self.fed
+        after = all(place > self.last_wait for place in left)
+        return bool(self.waited) and self.waited <= self.fed and bool(left) and after
 
     def made_in(self, node: ast.AST) -> set[Place]:
         """The timed work an expression itself calls."""
@@ -72,6 +81,7 @@ class Timed:
         its names to its work beside what the ``if`` branch bound them to."""
         module = self.module
         nodes = list(ast.walk(statement))
+        waited = len(self.waited)
         inner: set[int] = set()  # the operands of arithmetic already counted
         self.deferred |= {
             id(n) for d in nodes if isinstance(d, ast.Lambda) for n in ast.walk(d.body)
@@ -113,6 +123,9 @@ class Timed:
                 for place in self.made_in(value) & self.made.keys():
                     if self.made[place].endswith("(...)") and names:
                         self.made[place] = ", ".join(names)
+        if len(self.waited) > waited:
+            where = (getattr(statement, "lineno", 0), getattr(statement, "col_offset", 0))
+            self.last_wait = max(self.last_wait, where)
 
     def _apart(self, target: ast.AST, value: ast.AST) -> bool:
         """Results of a module function that dispatches several pieces of work, unpacked: each

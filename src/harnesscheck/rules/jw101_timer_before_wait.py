@@ -9,7 +9,9 @@ elapsed = time.perf_counter() - t0  # JW101
 ```
 
 Right: `y = step(x).block_until_ready()` before reading the timer{claim}`returns-self`; for
-`timeit`, time `lambda: step(x).block_until_ready()`.
+`timeit`, time `lambda: step(x).block_until_ready()`. A wait only on the step's inputs, before
+the step was dispatched (a batch read back to the host), is reported too: it waits for nothing
+the step does.
 """
 
 from __future__ import annotations
@@ -30,12 +32,19 @@ WORDS = TIMED_WORDS
 
 def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
-        if not judgeable(region, source.facts) or region.timed.waited:
+        timed = region.timed
+        if not judgeable(region, source.facts):
+            continue
+        if not timed.waited:
+            said = "nothing timed here was waited on"
+        elif timed.inputs_waited():
+            said = "only the inputs of the timed work were waited on, not the work they feed"
+        else:
             continue
         yield finding(
             CODE,
             region.end,
-            "the timer stops, but nothing timed here was waited on: block on the result "
+            f"the timer stops, but {said}: block on the result "
             "(`jax.block_until_ready(...)`) before reading the timer",
         )
 

@@ -39,7 +39,7 @@ from harnesscheck.model.syntax import (
     spans_line,
 )
 from harnesscheck.regions import TIMED_WORDS, Region, running
-from harnesscheck.regions.intent import WARM_UP, WHOLE_RUN, meant
+from harnesscheck.regions.intent import WARM_UP, WHOLE_RUN, meant, whole_run
 from harnesscheck.regions.warm_up import round_apart, unwarmed, warmed_on_a_slice
 from harnesscheck.rules import Seen, Source
 
@@ -80,6 +80,8 @@ def check(source: Source) -> Iterator[Finding]:
         if meant(facts, region.start, region.end, ON_PURPOSE, readout=WARM_UP):
             continue
         if cleared and _caches_cleared(facts, region, cleared):
+            continue
+        if whole_run(facts, region.start, region.end, _timings(facts, region.end)):
             continue
         yield from _warmed_on_a_slice(facts, region)
         if fresh is not None and not fresh:

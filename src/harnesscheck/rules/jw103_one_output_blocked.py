@@ -38,7 +38,7 @@ WORDS = TIMED_WORDS
 def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
         timed = region.timed
-        if not judgeable(region, source.facts) or not timed.waited:
+        if not judgeable(region, source.facts) or not timed.waited or timed.inputs_waited():
             continue
         keys = {(c.lineno, c.col_offset) for c in timed.calls if _key_bookkeeping(c)}
         left = timed.made.keys() - timed.waited - timed.fed - keys
