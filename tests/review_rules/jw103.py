@@ -87,3 +87,15 @@ def play(n):  # a key split beside the timed work, its keys never waited on (Jam
         k_batch, master_key = jax.random.split(master_key)
         scores = np.array(step(x))
     return scores, time.time() - t4
+
+
+
+def evaluate(batches):  # each loss read back; their mean is bookkeeping (learning-jax)
+    metrics = {"loss": []}
+    t5 = time.time()
+    for b in batches:
+        loss = step(b)
+        metrics["loss"].append(float(loss))
+    metrics = {k: jnp.array(v).mean() for k, v in metrics.items()}
+    metrics["time"] = time.time() - t5
+    return metrics

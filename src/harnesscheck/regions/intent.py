@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 
 from harnesscheck.findings import says
 from harnesscheck.model.local import Local
@@ -24,7 +25,9 @@ WARM_UP = (
 # Words that say a region is the wall clock of a whole run, whose one-off costs belong in it.
 WHOLE_RUN = ("completed in", "finished in", "end-to-end", "end to end")
 
+_TIMES: weakref.WeakKeyDictionary[Local, set[str]] = weakref.WeakKeyDictionary()
 ROUND_NAMES = re.compile(r"epoch|step|iter|batch")  # in a time's name: one round's time
+SHOWN = 40  # lines after a reading where its time may be divided into a rate or a mean
 ANNOUNCED = 6  # lines before the timer starts where the message that announces it may stand
 TIMER_READ = re.compile(r"\b(time|perf_counter|monotonic|default_timer|timer)(_ns)?\(\)")
 ANNOUNCING = re.compile(r"^\s*(print|\w*log\w*(\.\w+)?|\w+\.(info|debug|warning|write))\(")
@@ -64,7 +67,7 @@ def whole_run(facts: Local, start: int, end: ast.AST, names: set[str]) -> bool:
         return False  # train_one_epoch(epoch), called each round: a row of a log
     if ROUND_NAMES.search(" ".join(names | names_read(end))):
         return False  # epoch_time = time.time() - epoch_start: a round's time, by its name
-    after = definition.end_lineno or last if definition else last + ANNOUNCED
+    after = min(definition.end_lineno or last, last + SHOWN) if definition else last + ANNOUNCED
     if _divided(facts.lines[last - 1 : after], names):
         return False
     for loop in loops:
@@ -125,7 +128,7 @@ def _announcement(facts: Local, start: int) -> list[str]:
     ends the search."""
     for line in reversed(facts.lines[max(start - 1 - ANNOUNCED, 0) : start - 1]):
         if ANNOUNCING.match(line):
-            return [line] if _words_only(line, _times(facts)) else []
+            return [line] if _words_only(line, facts) else []
         if "block_until_ready(" in line.partition("#")[0]:
             return []  # work waited for between: what it announced ran there (a warm-up)
     return []
@@ -133,7 +136,9 @@ def _announcement(facts: Local, start: int) -> list[str]:
 
 def _times(facts: Local) -> set[str]:
     """The names a clock reading is kept in: ``t1 = time.time()``, ``elapsed = t1 - t0``,
-    ``elapsed = time.time() - t0``."""
+    ``elapsed = time.time() - t0``; found once a module (a file of many regions asks often)."""
+    if facts in _TIMES:
+        return _TIMES[facts]
     clocks = {
         name
         for node in facts.assigned
@@ -141,13 +146,14 @@ def _times(facts: Local) -> set[str]:
         for target in node.targets
         for name in bound_names(target)
     }
-    return clocks | {
+    _TIMES[facts] = clocks | {
         name
         for node in facts.assigned
         if any(_difference(n, clocks) for n in ast.walk(node.value))
         for target in node.targets
         for name in bound_names(target)
     }
+    return _TIMES[facts]
 
 
 def _difference(node: ast.AST, clocks: set[str]) -> bool:
@@ -157,22 +163,23 @@ def _difference(node: ast.AST, clocks: set[str]) -> bool:
     return clock_read(node) or (isinstance(node.left, ast.Name) and node.left.id in clocks)
 
 
-def _words_only(line: str, times: set[str] | None = None) -> bool:
-    """``line`` is one call whose arguments are all plain strings; given the names ``times``
-    a clock reading is kept in, f-strings that show none of them count as words too
+def _words_only(line: str, facts: Local | None = None) -> bool:
+    """``line`` is one call whose arguments are all plain strings; given its module, f-strings
+    that show none of the names a clock reading is kept in count as words too
     (``f"Compiling {len(tokens)} tokens..."``, not ``f"took {elapsed:.2f} s"``)."""
     try:
         statement = ast.parse(line.strip()).body
     except SyntaxError:
         return False  # a call that goes on over the next lines
     call = statement[0].value if statement and isinstance(statement[0], ast.Expr) else None
-    return isinstance(call, ast.Call) and all(_words(a, times) for a in call.args)
+    return isinstance(call, ast.Call) and all(_words(a, facts) for a in call.args)
 
 
-def _words(argument: ast.expr, times: set[str] | None) -> bool:
+def _words(argument: ast.expr, facts: Local | None) -> bool:
     if isinstance(argument, ast.Constant):
         return isinstance(argument.value, str)
-    if times is None or not isinstance(argument, ast.JoinedStr):
+    if facts is None or not isinstance(argument, ast.JoinedStr):
         return False
+    times = _times(facts)
     shown = names_read(argument) & times or any(_difference(n, times) for n in ast.walk(argument))
     return not shown and not TIMER_READ.search(ast.unparse(argument))

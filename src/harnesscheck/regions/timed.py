@@ -41,6 +41,7 @@ class Timed:
         self.steps: set[Place] = set()  # work of jitted or module functions, not bare jnp
         self.waited: set[Place] = set()
         self.last_wait: Place = (0, 0)  # the statement that waited last
+        self.inputs: dict[Place, set[Place]] = {}  # timed work -> the timed work it takes
         self.maybe = False  # code this review cannot see is handed results of a step
         self.forgotten = False  # ... or of other work, all of whose work so far is then left
         self.handed_to: list[ast.Call] = []  # ... by these calls
@@ -50,11 +51,26 @@ class Timed:
         self._jax_calls: set[int] = set()
         self.deferred: set[int] = set()  # calls in the lambdas it makes: run when those are
 
+    def left(self) -> set[Place]:
+        """The timed work not waited on, nor handed to work that was, nor bookkeeping on what
+        was waited for: ``jnp.mean(jnp.array(losses))`` of losses each read back, a counter
+        ``total += jnp.sum(info.accepted)`` (its cost is nothing next to the work's)."""
+        left = self.made.keys() - self.waited - self.fed
+        done = set(self.waited)
+        while more := {p for p in left - done if self._bookkeeping(p, done)}:
+            done |= more
+        return left - done
+
+    def _bookkeeping(self, place: Place, done: set[Place]) -> bool:
+        """Work of no step of its own that takes only work waited for."""
+        inputs = self.inputs.get(place)
+        return place not in self.steps and bool(inputs) and inputs <= done  # type: ignore[operator]
+
     def inputs_waited(self) -> bool:
         """Only work whose results later timed work takes was waited on, before that work was
         dispatched (a batch made and read back, then the step it feeds): the work that came
         last was not waited on at all."""
-        left = self.made.keys() - self.waited - self.fed
+        left = self.left()
         after = all(place > self.last_wait for place in left)
         return bool(self.waited) and self.waited <= self.fed and bool(left) and after
 
@@ -94,7 +110,9 @@ class Timed:
                 if module.computes(node):
                     self._jax_calls.add(id(node))
                     self.arithmetic.append(node)
-                    self.made.setdefault((node.lineno, node.col_offset), "the arithmetic")
+                    place = (node.lineno, node.col_offset)
+                    self.made.setdefault(place, "the arithmetic")
+                    self.inputs[place] = self.held(node.left) | self.held(node.right)
         for node in nodes:  # [o.block_until_ready() for o in step(x)]: o holds step's results
             if isinstance(node, ast.comprehension) and (work := self.held(node.iter)):
                 for name in bound_names(node.target):
@@ -171,7 +189,8 @@ class Timed:
             self.calls.append(node)
             if callee_key(node.func) in module.blocking:
                 self.waited.add(place)  # eqx.filter_jit returns with its work done
-            self.fed |= (self.held(arguments) | self._closed_over(node)) - {place}
+            self.inputs[place] = (self.held(arguments) | self._closed_over(node)) - {place}
+            self.fed |= self.inputs[place]
             read = names_read(arguments)
             self.unseen = [names for names in self.unseen if not names & read]
             self.made.setdefault(place, callee_name(node.func) + "(...)")

@@ -41,7 +41,7 @@ def check(source: Source) -> Iterator[Finding]:
         if not judgeable(region, source.facts) or not timed.waited or timed.inputs_waited():
             continue
         keys = {(c.lineno, c.col_offset) for c in timed.calls if _key_bookkeeping(c)}
-        left = timed.made.keys() - timed.waited - timed.fed - keys
+        left = timed.left() - keys
         unwaited = sorted({timed.made[p] for p in left})
         if unwaited:
             yield finding(
