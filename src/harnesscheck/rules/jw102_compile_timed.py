@@ -67,7 +67,8 @@ def check(source: Source) -> Iterator[Finding]:
     for region in source.regions:
         if not region.fixed_count or region.again or running(region, facts):
             continue
-        if round_apart(facts, region, _timings(facts, region.end)):
+        timings = _timings(facts, region.end)  # asked three times below: found once
+        if round_apart(facts, region, timings):
             continue
         yield from _recompiled(facts, region)
         # a function called more than once has compiled its steps by its second call, unless
@@ -75,13 +76,13 @@ def check(source: Source) -> Iterator[Finding]:
         fresh = _jitted_afresh(facts, region.start) if facts.warms_up(region.start) else None
         if fresh is not None:
             fresh |= unwarmed(facts, region)
-        if facts.keeps_fastest(_timings(facts, region.end), region.end):
+        if facts.keeps_fastest(timings, region.end):
             continue
         if meant(facts, region.start, region.end, ON_PURPOSE, readout=WARM_UP):
             continue
         if cleared and _caches_cleared(facts, region, cleared):
             continue
-        if whole_run(facts, region.start, region.end, _timings(facts, region.end)):
+        if whole_run(facts, region.start, region.end, timings):
             continue
         yield from _warmed_on_a_slice(facts, region)
         if fresh is not None and not fresh:
