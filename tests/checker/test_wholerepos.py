@@ -4,12 +4,16 @@ bare mirror."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import subprocess
+import tarfile
 from pathlib import Path
 
 import pytest
 
-from harnesscheck.measure import wholerepos
+from harnesscheck.errors import ReviewError
+from harnesscheck.measure import sdist, wholerepos
 
 ROOT = Path(__file__).resolve().parents[2]
 SETS = sorted((ROOT / "benchmarks" / "wholerepos").glob("*.toml"))
@@ -180,3 +184,51 @@ def test_a_finding_of_another_rule_beside_a_label_does_not_find_it(tmp_path: Pat
 def test_a_bad_label_is_named(tmp_path: Path, extra: str, said: str) -> None:
     with pytest.raises(ValueError, match=said):
         wholerepos.load(_set(tmp_path, "0" * 40, extra))
+
+
+def _sdist(tmp_path: Path, members: dict[str, str]) -> tuple[str, str]:
+    """A source distribution holding ``members``, as a file URL and its sha256."""
+    archive = tmp_path / "bench-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, text in members.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return archive.as_uri(), hashlib.sha256(archive.read_bytes()).hexdigest()
+
+
+def test_a_repository_read_as_its_sdist_is_mirrored_the_same_everywhere(tmp_path: Path) -> None:
+    url, digest = _sdist(tmp_path, {"bench-1.0/bench/run.py": HARNESS})
+    data = sdist.download(url, digest)
+    commit = sdist.mirror(data, "bench-1.0.tar.gz", tmp_path / "elsewhere")
+    assert commit == sdist.mirror(data, "bench-1.0.tar.gz", tmp_path / "again")
+    set_file = _set(tmp_path, commit)
+    set_file.write_text(
+        set_file.read_text().replace(
+            'licence = "MIT"', f'licence = "MIT"\nsdist = "{url}"\nsha256 = "{digest}"'
+        )
+    )
+    mirrors = tmp_path / "mirrors"  # none yet: the score builds it from the archive
+    report = wholerepos.report(wholerepos.score([set_file], mirrors))
+    assert report["labels found"] == 2
+    assert (mirrors / "someone+bench" / "repo" / "HEAD").is_file()
+
+
+def test_an_sdist_that_is_not_the_one_named_is_refused(tmp_path: Path) -> None:
+    url, _ = _sdist(tmp_path, {"bench-1.0/bench/run.py": HARNESS})
+    with pytest.raises(ReviewError, match="sha256"):
+        sdist.download(url, "0" * 64)
+    escaping = _sdist(tmp_path, {"bench-1.0/../../evil.py": "x = 1\n"})
+    with pytest.raises(ReviewError, match=r"evil\.py"):
+        sdist.mirror(sdist.download(*escaping), "bench-1.0.tar.gz", tmp_path / "m")
+
+
+def test_an_sdist_without_its_digest_is_named(tmp_path: Path) -> None:
+    set_file = tmp_path / "set.toml"
+    set_file.write_text(
+        f'[[repo]]\ngithub = "a/b"\ncommit = "{"0" * 40}"\nlicence = "MIT"\nfiles = []\n'
+        'sdist = "https://pypi.org/b-1.0.tar.gz"\n'
+    )
+    with pytest.raises(ValueError, match="sdist and sha256 go together"):
+        wholerepos.load(set_file)

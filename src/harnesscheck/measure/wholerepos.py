@@ -28,6 +28,7 @@ from pathlib import Path
 
 from harnesscheck import review
 from harnesscheck.errors import ReviewError
+from harnesscheck.measure import sdist
 from harnesscheck.model.program import Program
 from harnesscheck.regions import regions
 from harnesscheck.rules import RULES
@@ -61,6 +62,7 @@ class RepoScore:
 
 
 KINDS = ("mistake", "borderline", "clean", "judged")
+SDIST = {"sdist", "sha256"}  # the repository read as its source distribution on PyPI
 VERDICTS = {"true", "false"}
 
 
@@ -75,8 +77,10 @@ def load(set_file: Path) -> list[dict]:
             raise ValueError(f"{where}: no {', '.join(sorted(missing))}")
         if not re.fullmatch(r"[0-9a-f]{40}", repo["commit"]):
             raise ValueError(f"{where}: commit {repo['commit']!r} is not 40 hex digits")
-        for kind in repo.keys() - {"github", "commit", "licence", "files", *KINDS}:
+        for kind in repo.keys() - {"github", "commit", "licence", "files", *SDIST, *KINDS}:
             raise ValueError(f"{where}: unknown key {kind!r}")
+        if len(SDIST & repo.keys()) == 1:
+            raise ValueError(f"{where}: sdist and sha256 go together")
         for kind in KINDS:
             for label in repo.get(kind, []):
                 at = f"{where}: {kind} {label.get('path')}:{label.get('line', label.get('lines'))}"
@@ -103,6 +107,11 @@ def materialise(repo: dict, mirrors: Path, into: Path) -> Path:
     git_dir = mirrors / repo["github"].replace("/", "+") / "repo"
     if (git_dir / ".git").is_dir():  # a mirror fetched with a .git inside, not bare
         git_dir = git_dir / ".git"
+    if not git_dir.is_dir() and "sdist" in repo:
+        name = repo["sdist"].rsplit("/", 1)[-1]
+        made = sdist.mirror(sdist.download(repo["sdist"], repo["sha256"]), name, git_dir)
+        if made != repo["commit"]:
+            raise ReviewError(f"{repo['github']}: {name} makes commit {made}, not {repo['commit']}")
     if not git_dir.is_dir():
         name = repo["github"]
         raise ReviewError(f"{name}: no mirror at {git_dir} (fetch github:{name})")
