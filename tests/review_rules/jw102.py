@@ -12,6 +12,7 @@ t0 = time.perf_counter()
 step(x).block_until_ready()  # <- JW102
 elapsed = time.perf_counter() - t0
 
+
 def run_epoch(batches):  # jits a step it makes anew on each call: every epoch compiles
     def train_step(b):
         return (b @ b).sum()
@@ -301,6 +302,7 @@ def bench_impl(f, a):
     jax.block_until_ready(impl_fn(a))  # <- JW102
     print("took", time.time() - t69)
 
+
 # the time of a run shown as a rate: the time of its steps, so the first one's compiling is not
 # meant to be in it (impjax's sampler)
 stepper = jax.jit(lambda a: a * 0.25)
@@ -412,6 +414,31 @@ for r in range(3):
     state = run_one(r, state)
 
 
+# a time shown every tenth round, the first among them: its compiling is shown as a round's
+tenth = jax.jit(lambda a: a * 0.0078125)
+for i in range(50):
+    t84 = time.time()
+    tenth(x).block_until_ready()  # <- JW102
+    if i % 10 == 0:
+        print(f"step {i}: {time.time() - t84:.3f}s")
+
+
+# a time read every tenth step, counted from 1, of a clock started once and set anew only
+# when shown: its first reading holds the first ten steps, the compiling one among them
+# (HighPerfLLMs2024)
+logged = jax.jit(lambda a: a * 0.00390625)
+last_step_time = time.time()
+stepnum = 0
+for _ in range(50):
+    state = logged(state).block_until_ready()  # <- JW102
+    stepnum += 1
+    if stepnum % 10 == 0:
+        new_time = time.time()
+        time_elapsed_seconds = new_time - last_step_time
+        last_step_time = new_time
+        print(f"{stepnum}: {time_elapsed_seconds=}")
+
+
 # %% done right
 
 import logging
@@ -428,6 +455,7 @@ step.lower(x).compile()
 t0 = time.perf_counter()
 step(x).block_until_ready()
 elapsed = time.perf_counter() - t0
+
 
 def train_step(b):
     return (b @ b).sum()
@@ -744,6 +772,7 @@ def timeit_benchmark(benchmark_fn):  # the jitted one it is handed, not build's 
     print(f"Compilation time: {time.time() - t62}")
     return min(timeit.repeat(lambda: benchmark_fn().block_until_ready(), number=3, repeat=3))
 
+
 sampler = jax.jit(lambda a: a - 1)
 t63 = time.time()
 first = sampler(x).block_until_ready()
@@ -782,3 +811,28 @@ for token in tokens:
 state.block_until_ready()
 prefill_time = time.time() - t70
 print(f"Prefill done in {prefill_time:.1f}s")
+
+# a time shown only every hundredth round, counted from 1: the first round, which compiles, is
+# never shown (adam-coordinate-adaptivity)
+tree_sum = jax.jit(lambda a, b: a + b)
+t71 = time.time()
+iter_num = 0
+for micro_step in range(1, 300):
+    state = tree_sum(state, x).block_until_ready()
+    t72 = time.time()
+    dt = t72 - t71
+    t71 = t72
+    iter_num += 1
+    if iter_num % 100 == 0:
+        print(f"iter {iter_num}: time {dt * 1000:.2f}ms")
+
+# read only when a version counted from 1 is a multiple of a logging period (cleanba)
+update = jax.jit(lambda a: a * 0.25)
+log_every = 10
+version = 0
+while version < 50:
+    version += 1
+    t73 = time.time()
+    state = update(state).block_until_ready()
+    if version % log_every == 0:
+        print(f"training time: {time.time() - t73}s")

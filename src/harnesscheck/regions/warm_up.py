@@ -93,25 +93,64 @@ def _first_read(definition: ast.AST) -> dict[str, int]:
 def round_apart(facts: Module, region: Region, names: set[str]) -> bool:
     """The timer is read under ``if it == 0:`` (or its ``else``), a round's number against 0
     (not ``(step + 1) % every == 0``): the first round timed on its own, on purpose
-    (``t_first``), or every round but the first; or the loop around the region tells its
-    first round apart before the timer starts (``if i == 0: msg = "jit warmup"``), or shows
-    the time read into ``names`` only for later rounds."""
+    (``t_first``), or every round but the first; or under a test no first round passes
+    (``if version % log_every == 0``, the version counted from 1); or the loop around the
+    region tells its first round apart before the timer starts (``if i == 0: msg = "jit
+    warmup"``), or shows the time read into ``names`` only for later rounds."""
     line = getattr(region.end, "lineno", region.start)
     loops = [loop for loop in facts.of(ast.For) if spans_line(loop, region.start)]
     rounds = {name for loop in loops for name in bound_names(loop.target)}
     for node in facts.of(ast.If):
+        inside = (
+            node.lineno < line and spans_line(node, line) and not spans_line(node, region.start)
+        )
+        later = inside and _later_round(node.test, rounds, facts, node.lineno)
+        if later and not _first_round(node.test) and _each_round(facts, region, line):
+            return True  # read on rounds the first never reaches (the `else` of one it does)
         if not _first_round(node.test):
             continue
-        if node.lineno < line and spans_line(node, line) and not spans_line(node, region.start):
+        if inside:
             return True
         first = node.lineno < region.start and callee_key(node.test.left) in rounds  # type: ignore[attr-defined]
         if first and any(spans_line(loop, node.lineno) for loop in loops):
             return True
-    return _shown_after_first(facts, region, loops, rounds, names)
+    around = [loop for loop in facts.of(ast.For, ast.While) if spans_line(loop, line)]
+    if not loops and not _each_round(facts, region, line):
+        return False
+    return _shown_after_first(facts, region, loops or around, rounds, names)
+
+
+def _each_round(facts: Module, region: Region, line: int) -> bool:
+    """The timer read at ``line`` starts again on every round of the loop around that line:
+    it is started in the loop, or its start is set anew by a statement of the loop's own
+    body (``t0 = t1``), not only when the time is shown. Else what is read under a test of
+    later rounds holds every round since the last reading, the first among them."""
+    loop = max(
+        (n for n in facts.of(ast.For, ast.While) if spans_line(n, line)),
+        key=lambda n: n.lineno,
+        default=None,
+    )
+    if loop is None or spans_line(loop, region.start):
+        return loop is not None
+    started = {
+        name
+        for n in facts.of(ast.Assign)
+        if n.lineno == region.start
+        for t in n.targets
+        for name in bound_names(t)
+    }
+    return any(
+        isinstance(s, ast.Assign) and started & {n for t in s.targets for n in bound_names(t)}
+        for s in loop.body
+    )
 
 
 def _shown_after_first(
-    facts: Module, region: Region, loops: list[ast.For], rounds: set[str], names: set[str]
+    facts: Module,
+    region: Region,
+    loops: list[ast.For] | list[ast.For | ast.While],
+    rounds: set[str],
+    names: set[str],
 ) -> bool:
     """The loop's rounds read the timer, and only later rounds show it: each statement after
     the reading that reads its time stands under a test of the round's number (``for stage,
@@ -120,34 +159,132 @@ def _shown_after_first(
     loop = max(loops, key=lambda n: n.lineno, default=None)
     if loop is None or not names:
         return False
-    later = [n for n in walk(loop) if isinstance(n, ast.If) and _later_round(n.test, rounds)]
-    readers = [
-        s
-        for s in walk(loop)
-        if isinstance(s, ast.stmt) and not isinstance(s, (ast.If, ast.For, ast.While))
-        and s.lineno > line and names_read(s) & names
-    ]  # fmt: skip
+    later = [
+        n
+        for n in walk(loop)
+        if isinstance(n, ast.If) and _later_round(n.test, rounds, facts, n.lineno)
+    ]
+    statements = sorted(
+        (s for s in walk(loop) if isinstance(s, ast.stmt) and s.lineno > line),
+        key=lambda s: s.lineno,
+    )
+    names, readers = set(names), []
+    for s in statements:
+        if isinstance(s, (ast.If, ast.For, ast.While)) or not names_read(s) & names:
+            continue
+        if isinstance(s, ast.Assign):  # dt = t1 - t0, t0 = t1: the time kept, not yet shown
+            names |= {name for t in s.targets for name in bound_names(t)}
+        else:
+            readers.append(s)
     return bool(readers) and all(any(spans_line(n, s.lineno) for n in later) for s in readers)
 
 
-def _later_round(test: ast.expr, rounds: set[str]) -> bool:
-    """``test`` holds only for rounds after the first: ``stage == 1``, ``i > 0`` (of a round's
-    number), alone or in an ``and``."""
+def _later_round(test: ast.expr, rounds: set[str], facts: Module, at: int) -> bool:
+    """``test`` (at line ``at``) holds only for rounds after the first: ``stage == 1``,
+    ``i > 0`` (of a round's number), or ``n % every == 0`` where the first round's ``n`` is
+    no multiple of it, alone or in an ``and``."""
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     return any(
         isinstance(p, ast.Compare)
-        and callee_key(p.left) in rounds
         and (
-            past_first(p)
-            or (
-                isinstance(p.ops[0], ast.Eq)
-                and isinstance(p.comparators[0], ast.Constant)
-                and isinstance(p.comparators[0].value, int)
-                and p.comparators[0].value >= 1
+            (
+                callee_key(p.left) in rounds
+                and (
+                    past_first(p)
+                    or (
+                        isinstance(p.ops[0], ast.Eq)
+                        and isinstance(p.comparators[0], ast.Constant)
+                        and isinstance(p.comparators[0].value, int)
+                        and p.comparators[0].value >= 1
+                    )
+                )
             )
+            or _never_first(p, facts, at)
         )
         for p in parts
     )
+
+
+def _never_first(test: ast.Compare, facts: Module, at: int) -> bool:
+    """``n % every == 0`` (or ``(n + 1) % every``) that the first round's ``n`` fails: a
+    number ``every`` it is no multiple of, or a name where that ``n`` is 1 (every 1 would
+    log each round, and nobody writes a modulo for that)."""
+    left = test.left
+    if not (
+        isinstance(left, ast.BinOp)
+        and isinstance(left.op, ast.Mod)
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    ):
+        return False
+    counted, plus = left.left, 0
+    if isinstance(counted, ast.BinOp) and isinstance(counted.op, ast.Add):
+        if isinstance(counted.right, ast.Constant) and isinstance(counted.right.value, int):
+            counted, plus = counted.left, counted.right.value
+    firsts = _first_values(facts, at) if isinstance(counted, ast.Name) else {}
+    if not isinstance(counted, ast.Name) or counted.id not in firsts:
+        return False
+    first, every = firsts[counted.id] + plus, left.right
+    if isinstance(every, ast.Constant) and isinstance(every.value, int) and every.value > 1:
+        return first % every.value != 0
+    return first == 1 and not isinstance(every, ast.Constant)
+
+
+def _first_values(facts: Module, line: int) -> dict[str, int]:
+    """The round numbers of the loops around ``line`` whose first value is known: a ``for``
+    over ``range(a, b)`` or ``enumerate(xs, a)`` (its number starts at ``a``), and a counter
+    set to a number before a loop and raised by one at the top of its body, before ``line``
+    (``version = 0``, ``while True: version += 1``: the first round's is 1)."""
+    found: dict[str, int] = {}
+    for loop in facts.of(ast.For, ast.While):
+        if not spans_line(loop, line):
+            continue
+        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call):
+            name, args, target = callee_key(loop.iter.func), loop.iter.args, loop.target
+            start = None
+            if name == "range" and args:
+                start = 0 if len(args) == 1 else _int(args[0])
+            elif name == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
+                given = args[1:] or [k.value for k in loop.iter.keywords if k.arg == "start"]
+                target, start = target.elts[0], _int(given[0]) if given else 0
+            if isinstance(target, ast.Name) and start is not None:
+                found[target.id] = start
+        for statement in loop.body:
+            if statement.lineno >= line:
+                break
+            counter = _raised_by_one(statement)
+            before = _set_before(facts, counter, loop.lineno) if counter else None
+            if counter and before is not None:
+                found[counter] = before + 1
+    return found
+
+
+def _int(node: ast.expr) -> int | None:
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def _raised_by_one(statement: ast.stmt) -> str:
+    """``n += 1``: ``n``."""
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add):
+        if isinstance(statement.target, ast.Name) and _int(statement.value) == 1:
+            return statement.target.id
+    return ""
+
+
+def _set_before(facts: Module, name: str, line: int) -> int | None:
+    """The number ``name`` is last set to before ``line``, in the same function."""
+    where = facts.innermost(line)
+    last: ast.Assign | None = None
+    for node in facts.of(ast.Assign):
+        same = where is None or spans_line(where, node.lineno)
+        if (
+            node.lineno < line
+            and same
+            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        ):
+            last = node if last is None or node.lineno > last.lineno else last
+    return _int(last.value) if last is not None else None
 
 
 def _first_round(test: ast.expr) -> bool:
