@@ -439,6 +439,17 @@ for _ in range(50):
         print(f"{stepnum}: {time_elapsed_seconds=}")
 
 
+# the same call timed again and again, each printed under the same words: the first row holds
+# the compilation under the name of the rest (pyNACX)
+jac = jax.jit(jax.jacfwd(lambda a: a * a))
+start_time = time.time()
+jac(x).block_until_ready()  # <- JW102
+print("Calculating JAX gradient took {} seconds".format(time.time() - start_time))
+start_time = time.time()
+jac(x).block_until_ready()
+print("Calculating JAX gradient took {} seconds".format(time.time() - start_time))
+
+
 # %% done right
 
 import logging
@@ -836,3 +847,36 @@ while version < 50:
     state = update(state).block_until_ready()
     if version % log_every == 0:
         print(f"training time: {time.time() - t73}s")
+
+
+# a helper that blocks each leaf with jax.tree.map and a lambda: a Python loop over the leaves,
+# no lax.map over a new body, so it compiles nothing (megalodon-jax)
+def ready(value):
+    return jax.tree.map(lambda leaf: leaf.block_until_ready(), value)
+
+
+def bench(fn, n_warmup, n_iters):
+    for _ in range(n_warmup):
+        ready(fn())
+    t74 = time.perf_counter()
+    for _ in range(n_iters):
+        ready(fn())
+    return (time.perf_counter() - t74) / n_iters
+
+
+from vbjax_dynamics.loops import make_sde_auto
+
+
+def test_vmap_speedup():  # the first call timed apart from the next (vbjax_dynamics)
+    _, sde_loop = make_sde_auto(0.01, None, None)
+    keys = jax.random.split(jax.random.PRNGKey(42), 100)
+    loop_vmap = jax.vmap(lambda k: sde_loop(2.0, k))
+    start = time.time()
+    trajectories1 = loop_vmap(keys)
+    jax.block_until_ready(trajectories1)
+    time_vmap1 = time.time() - start
+    start = time.time()
+    trajectories2 = loop_vmap(keys)
+    jax.block_until_ready(trajectories2)
+    time_vmap2 = time.time() - start
+    assert time_vmap1 > time_vmap2

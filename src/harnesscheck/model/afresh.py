@@ -14,6 +14,7 @@ from harnesscheck.model.syntax import (
     bound_names,
     callee_key,
     callee_name,
+    dotted_parts,
     spans_line,
 )
 
@@ -104,7 +105,10 @@ def recompiling(facts: Module) -> set[str]:
 def _lax_loop(facts: Module, call: ast.Call) -> bool:
     """``jax.lax.scan(...)``, ``lax.map(...)``: run outside jit, it compiles its body; a body
     made anew on each call is a new function to JAX's cache, so every call compiles again."""
-    return facts.from_jax(call.func) and callee_name(call.func) in LOOPS | {"map"}
+    name = callee_name(call.func)
+    if name == "map":  # lax.map, not jax.tree.map (a Python loop over leaves, compiling nothing)
+        return facts.from_jax(call.func) and "tree" not in dotted_parts(call.func)
+    return facts.from_jax(call.func) and name in LOOPS
 
 
 def _once(facts: Local, definition: Function) -> bool:

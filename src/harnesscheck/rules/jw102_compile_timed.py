@@ -115,7 +115,7 @@ def check(source: Source) -> Iterator[Finding]:
             if _operations_only(facts, region) and not said:  # one compiling story a region
                 places = {(f.line, f.col) for f in reshaped_here}
                 yield from (
-                    f for f in _operations_first(facts, region) if (f.line, f.col) not in places
+                    f for f in _operations_first(source, region) if (f.line, f.col) not in places
                 )
 
 
@@ -203,10 +203,10 @@ def _warmed_here(facts: Module, node: ast.AST) -> bool:
     return says(facts.lines[node.lineno - 2 : node.lineno - 1], WARM_UP)
 
 
-def _operations_first(facts: Module, region: Region) -> Iterator[Finding]:
+def _operations_first(source: Source, region: Region) -> Iterator[Finding]:
     """One finding, at the first, for the operations outside jit a region times on their
     first call: one region, one compiling story."""
-    timed = region.timed
+    facts, timed = source.facts, region.timed
     nodes = sorted([*timed.every, *timed.arithmetic], key=lambda n: (n.lineno, n.col_offset))
     first = [
         node
@@ -214,6 +214,7 @@ def _operations_first(facts: Module, region: Region) -> Iterator[Finding]:
         if id(node) not in timed.deferred
         and not _warmed_here(facts, node)
         and _first_operation(facts, node, region.start)
+        and not (isinstance(node, ast.Call) and _timed_again(source, region, node))
     ]
     if not first:
         return
@@ -247,16 +248,46 @@ def _caches_cleared(facts: Module, region: Region, cleared: list[int]) -> bool:
 
 
 def _timed_again(source: Source, region: Region, call: ast.Call) -> bool:
-    """The reading that ends the region starts the next, which times the same callee again:
-    the program times the first call and then the next (``t0``, ``f(x)``, ``t1``, ``f(x)``,
-    ``t2``), so the first is meant to hold the compilation."""
+    """The next region times the same callee again: the one the reading that ends this region
+    starts (``t0``, ``f(x)``, ``t1``, ``f(x)``, ``t2``), or, where both are run once (in no
+    loop, no ``timeit``), the next one after it in the same function, handed the same
+    arguments and read into another name or message: a first run, then a second. The program
+    times the first call apart from the next, so the first is meant to hold the compilation.
+    The same row printed for each (``print(f"took {time() - t}")`` again and again) is a log
+    whose first row holds the compilation under the name of the rest."""
     key = callee_key(call.func)
     read = getattr(region.end, "lineno", None)
+    if not key or read is None:
+        return False
+    facts = source.facts
+    loops = facts.of(ast.For, ast.While)
+
+    def once(timed: Region) -> bool:
+        lines = (timed.start, getattr(timed.end, "lineno", timed.start))
+        looped = any(spans_line(n, line) for n in loops for line in lines)
+        return not looped and not isinstance(timed.end, ast.Call)  # timeit(f, number=10)
+
+    chained = [other for other in source.regions if other.start == read != region.start]
+    after = [other for other in source.regions if other.start > read] if once(region) else []
+    following = min(chained or after, key=lambda other: other.start, default=None)
+    if following is None or facts.scope_of(following.start) != facts.scope_of(region.start):
+        return False
+    if chained:
+        return any(callee_key(c.func) == key for c in following.timed.every)
+    if not once(following) or _reading(facts, following) == _reading(facts, region):
+        return False  # the same row printed each time: the first row holds the compilation
+    handed = ast.dump(ast.Tuple([*call.args, *(k.value for k in call.keywords)]))
     return any(
-        other.start == read != region.start
-        and any(callee_key(c.func) == key for c in other.timed.every)
-        for other in source.regions
+        callee_key(c.func) == key
+        and ast.dump(ast.Tuple([*c.args, *(k.value for k in c.keywords)])) == handed
+        for c in following.timed.every
     )
+
+
+def _reading(facts: Module, region: Region) -> str:
+    """The text of the statement that reads the region's timer."""
+    line = getattr(region.end, "lineno", region.start)
+    return facts.lines[line - 1].strip()
 
 
 def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
