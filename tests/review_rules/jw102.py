@@ -450,6 +450,13 @@ jac(x).block_until_ready()
 print("Calculating JAX gradient took {} seconds".format(time.time() - start_time))
 
 
+def time_compiled_step():  # named for the compiled function it times, not for compiling
+    compiled_step = jax.jit(lambda a: a * 0.001)
+    t0 = time.perf_counter()
+    compiled_step(x).block_until_ready()  # <- JW102
+    return time.perf_counter() - t0
+
+
 # %% done right
 
 import logging
@@ -880,3 +887,14 @@ def test_vmap_speedup():  # the first call timed apart from the next (vbjax_dyna
     jax.block_until_ready(trajectories2)
     time_vmap2 = time.time() - start
     assert time_vmap1 > time_vmap2
+
+
+class CompileSuite:  # a benchmark suite's track named for compiling (GPJax's compile.py)
+    def setup(self):
+        jax.clear_caches()
+        self.jitted_gram = jax.jit(lambda a: a @ a.T)
+
+    def track_compile_gram(self):
+        t0 = time.perf_counter()
+        self.jitted_gram(x).block_until_ready()
+        return time.perf_counter() - t0

@@ -78,6 +78,17 @@ class Timed:
         """The timed work an expression itself calls."""
         return {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
 
+    def _steps_in(self, node: ast.AST) -> set[Place]:
+        """The steps an expression calls itself (not a bare jnp or lax call): its calls are
+        taken in after it, outermost first, so they are not among ``steps`` yet."""
+        return {
+            (n.lineno, n.col_offset)
+            for n in ast.walk(node)
+            if id(n) in self._jax_calls
+            and isinstance(n, ast.Call)
+            and not (isinstance(n.func, ast.Attribute) and self.module.from_jax(n.func))
+        }
+
     def held(self, node: ast.AST) -> set[Place]:
         """The timed work whose results an expression holds."""
         names = names_read(node)
@@ -227,12 +238,13 @@ class Timed:
                 return  # out.reshape(...) computes
             bound = isinstance(statement, ast.Assign) and node in spine(statement.value)
             runs = any(isinstance(a, ast.Lambda) for a in arguments.elts)
-            if not bound and not handed & self.steps and not runs:
+            steps = self.steps | self._steps_in(arguments)  # realise(step(x)): made right here
+            if not bound and not handed & steps and not runs:
                 # train_data.shuffle(key), handed results of earlier work, not a function to
                 # run: it may have waited for what was dispatched before it, never after
                 self.made.clear()
                 self.forgotten = True
-            elif handed & self.steps or not bound:
+            elif handed & steps or not bound:
                 self.maybe = True
                 self.handed_to.append(node)
             else:  # batch = prepare(x): more input, or the work being timed?

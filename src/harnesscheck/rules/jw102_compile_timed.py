@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from collections.abc import Iterator
 
 from harnesscheck.findings import Finding, finding, says
@@ -79,6 +80,8 @@ def check(source: Source) -> Iterator[Finding]:
         if facts.keeps_fastest(timings, region.end):
             continue
         if meant(facts, region.start, region.end, ON_PURPOSE, readout=WARM_UP):
+            continue
+        if _named_for_compiling(facts, region):
             continue
         if cleared and _caches_cleared(facts, region, cleared):
             continue
@@ -156,6 +159,8 @@ def _timing_helpers(source: Source) -> Iterator[tuple[str, int]]:
             continue
         if meant(facts, region.start, region.end, ON_PURPOSE, readout=WARM_UP):
             continue
+        if _named_for_compiling(facts, region):
+            continue
         params = positional_params(definition)
         last = getattr(region.end, "end_lineno", None) or region.start
         for call in region.timed.every:
@@ -196,6 +201,14 @@ def _new_shapes(facts: Module, region: Region, said: set[str]) -> Iterator[Findi
             f"{made[handed[0]]!r} on each round of the loop: each new shape compiles inside the "
             "timed region; call it once (blocked) with each shape before the timer starts",
         )
+
+
+def _named_for_compiling(facts: Module, region: Region) -> bool:
+    """The function the region is in is named for what it times: compiling
+    (``track_compile_elbo``, ``time_compilation``, ``warmup_step``; not ``run_compiled``)."""
+    definition = facts.innermost(region.start)
+    words = set(re.findall(r"[a-z]+", definition.name.lower())) if definition else set()
+    return bool(words & {"compile", "compilation", "compiling", "warmup"})
 
 
 def _warmed_here(facts: Module, node: ast.AST) -> bool:
