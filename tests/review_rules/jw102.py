@@ -457,6 +457,19 @@ def time_compiled_step():  # named for the compiled function it times, not for c
     return time.perf_counter() - t0
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
+def relax(v, n_steps):  # the number of steps is static: each new number compiles (jax-morpho)
+    for _ in range(n_steps):
+        v = v * 0.5
+    return v
+
+
+relax(x, 1).block_until_ready()  # warmed up with one step, timed with twenty
+t76 = time.time()
+relax(x, 20).block_until_ready()  # <- JW102
+print(f"ms/step: {(time.time() - t76) / 20 * 1e3:.2f}")
+
+
 # %% done right
 
 import logging
@@ -898,3 +911,9 @@ class CompileSuite:  # a benchmark suite's track named for compiling (GPJax's co
         t0 = time.perf_counter()
         self.jitted_gram(x).block_until_ready()
         return time.perf_counter() - t0
+
+
+relax(x, 20).block_until_ready()  # warmed up with the value it is timed with
+t77 = time.time()
+relax(x, 20).block_until_ready()
+print(f"ms/step: {(time.time() - t77) / 20 * 1e3:.2f}")

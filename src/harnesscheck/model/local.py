@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from harnesscheck.model.factories import factories
+from harnesscheck.model.jit_options import Told, told
 from harnesscheck.model.library import (
     APPENDING,
     BLOCKING,
@@ -114,7 +115,8 @@ class Local:
         self.barrier = False  # the module calls jax.effects_barrier()
         self.effects = False  # ... or a host callback, or jax.debug.print: it has effects
         self.callbacks: list[ast.AST] = []  # functions handed to host callbacks
-        self.donating: dict[str, tuple[set[int], set[str]]] = {}  # jitted name -> donated args
+        self.donating: dict[str, Told] = {}  # jitted name -> donated args
+        self.static: dict[str, Told] = {}  # jitted name -> the arguments it takes as static
         self._collect()
         self.from_timeit -= set(self.functions)  # def timeit(fn): the module's own helper
         self.factories |= factories(self)
@@ -303,32 +305,21 @@ class Local:
         return {name for name in self.defined if not name.startswith("_")}
 
     def _donates(self, target: ast.AST, wrapper: ast.AST, definition: Function | None) -> None:
-        """The arguments ``jax.jit(f, donate_argnums=...)`` donates; nnx and equinox keep the
-        objects they are handed up to date, so theirs are left out."""
+        """The arguments ``jax.jit(f, donate_argnums=...)`` donates and those it takes as
+        static; nnx and equinox keep the objects they are handed up to date: no donation."""
         if not isinstance(target, ast.Name) or not isinstance(wrapper, ast.Call):
             return
-        if wrapper_name(wrapper) not in {"jit", "pjit", "pmap"} or any(
-            {"nnx", "eqx"} & set(dotted_parts(n)) for n in [wrapper.func, *wrapper.args[:1]]
-        ):
-            return  # only jax's own jit donates: nnx and equinox keep their objects up to date
-        if target.id in self.donating:
-            self.donating[target.id] = (set(), set())  # bound twice: which one is called?
+        if wrapper_name(wrapper) not in {"jit", "pjit", "pmap"}:
             return
-        positions: set[int] = set()
-        names: set[str] = set()
-        for keyword in wrapper.keywords:
-            values = keyword.value.elts if isinstance(keyword.value, ast.Tuple) else [keyword.value]
-            constants = [v.value for v in values if isinstance(v, ast.Constant)]
-            if keyword.arg == "donate_argnums":
-                positions |= {c for c in constants if isinstance(c, int)}
-            elif keyword.arg == "donate_argnames":
-                names |= {c for c in constants if isinstance(c, str)}
-        if definition is not None:
-            positions |= {
-                i for i, param in enumerate(positional_params(definition)) if param in names
-            }
-        if positions or names:
-            self.donating[target.id] = (positions, names)
+        for kept, kind in ((self.donating, "donate"), (self.static, "static")):
+            if kind == "donate" and any(
+                {"nnx", "eqx"} & set(dotted_parts(n)) for n in [wrapper.func, *wrapper.args[:1]]
+            ):
+                continue  # only jax's own jit donates: nnx and equinox keep their objects
+            if target.id in kept:
+                kept[target.id] = (set(), set())  # bound twice: which one is called?
+            elif any(found := told(wrapper, definition, kind)):
+                kept[target.id] = found
 
     def _imported(self, node: ast.Import | ast.ImportFrom) -> None:
         self._import_nodes.append(node)

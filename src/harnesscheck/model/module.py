@@ -284,9 +284,8 @@ class Module(Local):
         # copies: a module may import itself (import pkg.cnc in pkg/cnc.py), sharing with itself
         for kind in SHARED:
             getattr(self, kind).update(filter(None, map(mine, list(getattr(target, kind)))))
-        for theirs, donated in list(target.donating.items()):
-            if here := mine(theirs):
-                self.donating[here] = donated
+        for kept, theirs_kept in ((self.donating, target.donating), (self.static, target.static)):
+            kept.update({here: told for t, told in list(theirs_kept.items()) if (here := mine(t))})
         for theirs, defined_there in list(target.imported_functions.items()):  # re-exported
             if here := mine(theirs):
                 self.imported_functions[here] = defined_there

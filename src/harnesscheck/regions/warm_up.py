@@ -1,7 +1,8 @@
 """What a region's warm-up ran: where the function around it speaks of warming up, the jitted
-functions it times that the warm-up never called, and those it called on a slice of the array
-the region hands them whole (the new shape compiles in the region); where a loop's first round
-is the warm-up, whether the program tells that round apart."""
+functions it times that the warm-up never called, those it called on a slice of the array the
+region hands them whole (the new shape compiles in the region), and those it called with
+another value of a static argument; where a loop's first round is the warm-up, whether the
+program tells that round apart; and a first run timed apart from a second."""
 
 from __future__ import annotations
 
@@ -299,3 +300,75 @@ def _first_round(test: ast.expr) -> bool:
             for side in (test.left, *test.comparators)
         )
     )
+
+
+def timed_again(facts: Module, regions: list[Region], region: Region, call: ast.Call) -> bool:
+    """The next region times the same callee again: the one the reading that ends this region
+    starts (``t0``, ``f(x)``, ``t1``, ``f(x)``, ``t2``), or, where both are run once (in no
+    loop, no ``timeit``), the next one after it in the same function, handed the same
+    arguments and read into another name or message: a first run, then a second. The program
+    times the first call apart from the next, so the first is meant to hold the compilation.
+    The same row printed for each (``print(f"took {time() - t}")`` again and again) is a log
+    whose first row holds the compilation under the name of the rest."""
+    key = callee_key(call.func)
+    read = getattr(region.end, "lineno", None)
+    if not key or read is None:
+        return False
+    loops = facts.of(ast.For, ast.While)
+
+    def once(timed: Region) -> bool:
+        lines = (timed.start, getattr(timed.end, "lineno", timed.start))
+        looped = any(spans_line(n, line) for n in loops for line in lines)
+        return not looped and not isinstance(timed.end, ast.Call)  # timeit(f, number=10)
+
+    chained = [other for other in regions if other.start == read != region.start]
+    after = [other for other in regions if other.start > read] if once(region) else []
+    following = min(chained or after, key=lambda other: other.start, default=None)
+    if following is None or facts.scope_of(following.start) != facts.scope_of(region.start):
+        return False
+    if chained:
+        return any(callee_key(c.func) == key for c in following.timed.every)
+    if not once(following) or _reading(facts, following) == _reading(facts, region):
+        return False  # the same row printed each time: the first row holds the compilation
+    handed = ast.dump(ast.Tuple([*call.args, *(k.value for k in call.keywords)]))
+    return any(
+        callee_key(c.func) == key
+        and ast.dump(ast.Tuple([*c.args, *(k.value for k in c.keywords)])) == handed
+        for c in following.timed.every
+    )
+
+
+def _reading(facts: Module, region: Region) -> str:
+    """The text of the statement that reads the region's timer."""
+    line = getattr(region.end, "lineno", region.start)
+    return facts.lines[line - 1].strip()
+
+
+def static_changed(facts: Module, call: ast.Call, start: int) -> str:
+    """The static argument ``call`` hands a value its every earlier call in the same function
+    handed another value of (``relax(p, 1)`` warmed up, ``relax(p, 20)`` timed, the steps
+    static): a new value of a static argument compiles anew. Said as "n_steps=20", or ""."""
+    positions, names = facts.static[callee_key(call.func)]
+    scope = facts.scope_of(call.lineno)
+    earlier = [
+        c
+        for c in facts.of(ast.Call)
+        if c.lineno < start
+        and callee_key(c.func) == callee_key(call.func)
+        and facts.scope_of(c.lineno) == scope
+    ]
+    values = _static_values(call, positions, names)
+    if not earlier or not values:
+        return ""
+    for other in earlier:
+        before = _static_values(other, positions, names)
+        if not any(k in before and before[k] != v for k, v in values.items()):
+            return ""  # this call's values were warmed up by that one
+    return ", ".join(f"{'argument ' * k.isdigit()}{k} = {v}" for k, v in values.items())
+
+
+def _static_values(call: ast.Call, positions: set[int], names: set[str]) -> dict[str, str]:
+    """The numbers and strings a call hands its static arguments, by position or name."""
+    handed = {str(i): a for i, a in enumerate(call.args) if i in positions}
+    handed |= {k.arg: k.value for k in call.keywords if k.arg in names}
+    return {k: repr(v.value) for k, v in handed.items() if isinstance(v, ast.Constant)}

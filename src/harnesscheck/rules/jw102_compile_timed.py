@@ -41,7 +41,13 @@ from harnesscheck.model.syntax import (
 )
 from harnesscheck.regions import TIMED_WORDS, Region, running
 from harnesscheck.regions.intent import WARM_UP, WHOLE_RUN, meant, whole_run
-from harnesscheck.regions.warm_up import round_apart, unwarmed, warmed_on_a_slice
+from harnesscheck.regions.warm_up import (
+    round_apart,
+    static_changed,
+    timed_again,
+    unwarmed,
+    warmed_on_a_slice,
+)
 from harnesscheck.rules import Seen, Source
 
 CODE = "JW102"
@@ -97,7 +103,7 @@ def check(source: Source) -> Iterator[Finding]:
             if fresh is not None and callee_key(call.func) not in fresh:
                 continue
             compiled = _compiles(facts, call, region.start)
-            if compiled and _timed_again(source, region, call):
+            if compiled and timed_again(facts, source.regions, region, call):
                 continue  # the first call timed, then the next: the compilation shown on purpose
             if compiled:
                 said.setdefault(compiled, call)
@@ -227,7 +233,7 @@ def _operations_first(source: Source, region: Region) -> Iterator[Finding]:
         if id(node) not in timed.deferred
         and not _warmed_here(facts, node)
         and _first_operation(facts, node, region.start)
-        and not (isinstance(node, ast.Call) and _timed_again(source, region, node))
+        and not (isinstance(node, ast.Call) and timed_again(facts, source.regions, region, node))
     ]
     if not first:
         return
@@ -258,49 +264,6 @@ def _caches_cleared(facts: Module, region: Region, cleared: list[int]) -> bool:
         if region.start - line <= CLEARED and facts.scope_of(line) == facts.scope_of(region.start):
             return True
     return False
-
-
-def _timed_again(source: Source, region: Region, call: ast.Call) -> bool:
-    """The next region times the same callee again: the one the reading that ends this region
-    starts (``t0``, ``f(x)``, ``t1``, ``f(x)``, ``t2``), or, where both are run once (in no
-    loop, no ``timeit``), the next one after it in the same function, handed the same
-    arguments and read into another name or message: a first run, then a second. The program
-    times the first call apart from the next, so the first is meant to hold the compilation.
-    The same row printed for each (``print(f"took {time() - t}")`` again and again) is a log
-    whose first row holds the compilation under the name of the rest."""
-    key = callee_key(call.func)
-    read = getattr(region.end, "lineno", None)
-    if not key or read is None:
-        return False
-    facts = source.facts
-    loops = facts.of(ast.For, ast.While)
-
-    def once(timed: Region) -> bool:
-        lines = (timed.start, getattr(timed.end, "lineno", timed.start))
-        looped = any(spans_line(n, line) for n in loops for line in lines)
-        return not looped and not isinstance(timed.end, ast.Call)  # timeit(f, number=10)
-
-    chained = [other for other in source.regions if other.start == read != region.start]
-    after = [other for other in source.regions if other.start > read] if once(region) else []
-    following = min(chained or after, key=lambda other: other.start, default=None)
-    if following is None or facts.scope_of(following.start) != facts.scope_of(region.start):
-        return False
-    if chained:
-        return any(callee_key(c.func) == key for c in following.timed.every)
-    if not once(following) or _reading(facts, following) == _reading(facts, region):
-        return False  # the same row printed each time: the first row holds the compilation
-    handed = ast.dump(ast.Tuple([*call.args, *(k.value for k in call.keywords)]))
-    return any(
-        callee_key(c.func) == key
-        and ast.dump(ast.Tuple([*c.args, *(k.value for k in c.keywords)])) == handed
-        for c in following.timed.every
-    )
-
-
-def _reading(facts: Module, region: Region) -> str:
-    """The text of the statement that reads the region's timer."""
-    line = getattr(region.end, "lineno", region.start)
-    return facts.lines[line - 1].strip()
 
 
 def _recompiled(facts: Module, region: Region) -> Iterator[Finding]:
@@ -460,6 +423,8 @@ def _compiles(facts: Module, call: ast.Call, start: int, first: bool = True) -> 
         return ""  # jit(lambda x: x, out_shardings=...) moves arrays: a copy, not a step
     if name in facts.jitted and first_call(name):
         return repr(name)
+    if name in facts.static and (changed := static_changed(facts, call, start)):
+        return f"{name!r} (a new value of a static argument, {changed})"
     if not first and name.removeprefix("self.") in facts.jitted:  # self.forward_pass(ids)
         return repr(name)  # (a method's first call: left to the calls of the class's users)
     if callee_name(call.func) in LOOPS:
