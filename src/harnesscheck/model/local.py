@@ -172,7 +172,7 @@ class Local:
                 self.jitted.add(node.name)
                 if wrapper in BLOCKING:
                     self.blocking.add(node.name)
-                self._donates(ast.Name(node.name), decorator, node)
+                self._told_arguments(ast.Name(node.name), decorator, node)
         if isinstance(node, ast.FunctionDef) and times_its_block(node):
             self.timing_contexts.add(node.name)
 
@@ -258,7 +258,7 @@ class Local:
                     self.identities.update(bound_names(target))
                 if wrapper in BLOCKING:
                     self.blocking.update(bound_names(target))
-                self._donates(target, node.value, None)
+                self._told_arguments(target, node.value, None)
                 if not {"nnx", "eqx", "objax"} & set(dotted_parts(node.value.func)):
                     self.pure.update(bound_names(target))
             elif wrapper == "compile" and isinstance(target, ast.Name):
@@ -304,7 +304,9 @@ class Local:
                     } & self.defined
         return {name for name in self.defined if not name.startswith("_")}
 
-    def _donates(self, target: ast.AST, wrapper: ast.AST, definition: Function | None) -> None:
+    def _told_arguments(
+        self, target: ast.AST, wrapper: ast.AST, definition: Function | None
+    ) -> None:
         """The arguments ``jax.jit(f, donate_argnums=...)`` donates and those it takes as
         static; nnx and equinox keep the objects they are handed up to date: no donation."""
         if not isinstance(target, ast.Name) or not isinstance(wrapper, ast.Call):

@@ -79,15 +79,17 @@ class Timed:
         return {(n.lineno, n.col_offset) for n in ast.walk(node) if id(n) in self._jax_calls}
 
     def _steps_in(self, node: ast.AST) -> set[Place]:
-        """The steps an expression calls itself (not a bare jnp or lax call): its calls are
-        taken in after it, outermost first, so they are not among ``steps`` yet."""
+        """The steps an expression calls itself: its calls are taken in after it, outermost
+        first, so they are not among ``steps`` yet."""
         return {
             (n.lineno, n.col_offset)
             for n in ast.walk(node)
-            if id(n) in self._jax_calls
-            and isinstance(n, ast.Call)
-            and not (isinstance(n.func, ast.Attribute) and self.module.from_jax(n.func))
+            if id(n) in self._jax_calls and isinstance(n, ast.Call) and self._a_step(n)
         }
+
+    def _a_step(self, call: ast.Call) -> bool:
+        """Work of a jitted or module function, not a bare jnp or lax call."""
+        return not (isinstance(call.func, ast.Attribute) and self.module.from_jax(call.func))
 
     def held(self, node: ast.AST) -> set[Place]:
         """The timed work whose results an expression holds."""
@@ -205,8 +207,8 @@ class Timed:
             read = names_read(arguments)
             self.unseen = [names for names in self.unseen if not names & read]
             self.made.setdefault(place, callee_name(node.func) + "(...)")
-            if not (isinstance(node.func, ast.Attribute) and module.from_jax(node.func)):
-                self.steps.add(place)  # not a bare jnp/lax call
+            if self._a_step(node):
+                self.steps.add(place)
             pure = callee_key(node.func) in module.pure
             if isinstance(statement, ast.Expr) and statement.value is node and not pure:
                 for argument in node.args:  # nnx: train_step(model, batch) updates the model

@@ -347,15 +347,15 @@ def _reading(facts: Module, region: Region) -> str:
 def static_changed(facts: Module, call: ast.Call, start: int) -> str:
     """The static argument ``call`` hands a value its every earlier call in the same function
     handed another value of (``relax(p, 1)`` warmed up, ``relax(p, 20)`` timed, the steps
-    static): a new value of a static argument compiles anew. Said as "n_steps=20", or ""."""
-    positions, names = facts.static[callee_key(call.func)]
+    static): a new value of a static argument compiles anew. Said as "argument 1 = 20" or
+    "n_steps = 20"; "" for none."""
+    key = callee_key(call.func)
+    positions, names = facts.static[key]
     scope = facts.scope_of(call.lineno)
     earlier = [
         c
-        for c in facts.of(ast.Call)
-        if c.lineno < start
-        and callee_key(c.func) == callee_key(call.func)
-        and facts.scope_of(c.lineno) == scope
+        for c in _calls_by_name(facts).get(key, [])
+        if c.lineno < start and facts.scope_of(c.lineno) == scope
     ]
     values = _static_values(call, positions, names)
     if not earlier or not values:
